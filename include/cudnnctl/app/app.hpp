@@ -1,0 +1,20 @@
+#pragma once
+// The whole program as a function, so tests run commands in-process.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl {
+
+/// Runs cudnnctl with `args` (without the program name). Returns the process exit code.
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty = false);
+
+/// Prints an error (human text on `err`, or a JSON document on `out`); returns its exit code.
+int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err);
+
+/// "cudnnctl 0.1.0 (catalog: newest cuDNN 9.27.0, 2026-09-29; built for linux-x86_64)"
+std::string version_text();
+
+} // namespace cudnnctl

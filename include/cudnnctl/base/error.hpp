@@ -1,0 +1,58 @@
+#pragma once
+// Errors are values: a stable code (which fixes the exit code), a one-line message, the file it
+// is about, and a hint that says how to fix it. One place (app/report) turns them into output.
+#include <string>
+#include <string_view>
+
+#include "cudnnctl/base/exit_code.hpp"
+#include "cudnnctl/base/expected.hpp"
+
+namespace cudnnctl {
+
+enum class ErrorCode {
+  internal,
+  usage,
+  name_empty,
+  name_too_long,
+  name_non_ascii,
+  name_not_cudnn,
+  name_sibling_product,
+  name_installer,
+  name_malformed,
+  name_bad_version,
+  name_unknown_platform,
+  name_bad_extension,
+  catalog_unreadable,
+  catalog_invalid,
+  file_not_found,
+  io,
+  hash_mismatch,
+  hash_unknown,
+  hash_bad_input,
+  archive_not_archive,
+  archive_corrupt,
+  archive_hostile,
+  archive_encoding,
+  archive_layout,
+  archive_too_large,
+};
+
+struct Error {
+  ErrorCode code = ErrorCode::internal;
+  std::string message;
+  std::string hint;
+  std::string path;  // the file or archive entry the error is about, if any
+};
+
+template <class T> using Result = Expected<T, Error>;
+
+/// Builds an Unexpected<Error> for `return fail(...)` in functions returning Result<T>.
+Unexpected<Error> fail(ErrorCode code, std::string message, std::string hint = {}, std::string path = {});
+
+/// The stable, documented identifier of an error code, e.g. "name.unrecognised".
+std::string_view error_id(ErrorCode code);
+
+/// The process exit code an error leads to.
+ExitCode exit_code_for(ErrorCode code);
+
+} // namespace cudnnctl

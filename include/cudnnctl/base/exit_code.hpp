@@ -1,0 +1,21 @@
+#pragma once
+// Documented process exit codes (docs/exit-codes.md lists the same table; a test keeps them in step).
+
+namespace cudnnctl {
+
+enum class ExitCode : int {
+  ok = 0,
+  failure = 1,            // an unexpected failure inside cudnnctl (a bug, or an I/O error it did not foresee)
+  usage = 2,              // the command line is wrong: unknown option, missing argument
+  unrecognised_name = 3,  // the archive's file name is not a cuDNN redistributable archive name
+  verification_failed = 4,// the archive's SHA-256 does not match any expected hash
+  unverifiable = 5,       // no expected hash is known for the archive (refused without --allow-unverified)
+  bad_archive = 6,        // the archive is unreadable, corrupt, not an archive, or hostile
+  incompatible = 7,       // the archive does not fit the target (OS, architecture, CUDA version)
+  io_error = 8,           // a file could not be read or written (missing file, permission, disk full)
+  bad_catalog = 9,        // the release catalog given with --catalog is unreadable or invalid
+};
+
+constexpr int to_int(ExitCode c) { return static_cast<int>(c); }
+
+} // namespace cudnnctl

@@ -1,0 +1,33 @@
+#pragma once
+// Small string helpers that know nothing about cuDNN.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnnctl {
+
+/// Splits on every occurrence of `sep` (empty pieces kept).
+std::vector<std::string_view> split(std::string_view s, char sep);
+bool is_ascii_digit(char c);
+bool all_digits(std::string_view s);
+/// Parses a decimal number of at most `max_digits` digits with no sign and no leading zero
+/// (a lone "0" is fine). nullopt otherwise.
+std::optional<std::uint32_t> parse_decimal(std::string_view s, std::size_t max_digits = 9);
+std::string to_lower_ascii(std::string_view s);
+bool iequals_ascii(std::string_view a, std::string_view b);
+/// The last path component, splitting on both '/' and '\\'.
+std::string_view base_name(std::string_view path);
+/// Decodes the first UTF-8 code point of `s`; returns {code point, length} or {0xFFFD, 1} when invalid.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view s);
+/// "U+2010"
+std::string code_point_label(char32_t cp);
+/// Lower-case hex of bytes.
+std::string to_hex(const unsigned char* data, std::size_t n);
+/// True for exactly 64 hex digits (either case).
+bool is_sha256_hex(std::string_view s);
+/// "669629858 bytes (638.61 MiB)"
+std::string human_size(std::uint64_t bytes);
+
+} // namespace cudnnctl

@@ -1,0 +1,90 @@
+#include "cudnnctl/app/app.hpp"
+
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/commands/command.hpp"
+
+#ifndef CUDNNCTL_VERSION
+#define CUDNNCTL_VERSION "0.0.0"
+#endif
+#ifndef CUDNNCTL_BUILD_PLATFORM
+#define CUDNNCTL_BUILD_PLATFORM "unknown"
+#endif
+
+namespace cudnnctl {
+
+std::string version_text() {
+  const auto* newest = Catalog::embedded().newest_release();
+  return fmt::format("cudnnctl {} (catalog: {} archives, newest cuDNN {}{}; built for {})", CUDNNCTL_VERSION,
+                     Catalog::embedded().archives().size(), newest ? newest->label : "?",
+                     newest && !newest->date.empty() ? ", " + newest->date : "", CUDNNCTL_BUILD_PLATFORM);
+}
+
+int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err) {
+  const auto code = exit_code_for(e.code);
+  if (json) {
+    nlohmann::json j{{"ok", false},
+                     {"error",
+                      {{"code", std::string(error_id(e.code))},
+                       {"exit_code", to_int(code)},
+                       {"message", e.message},
+                       {"hint", e.hint},
+                       {"path", e.path}}}};
+    out << j.dump(2) << "\n";
+  } else {
+    err << "error: " << e.message << "\n";
+    if (!e.path.empty() && e.message.find(e.path) == std::string::npos) err << "  file: " << e.path << "\n";
+    if (!e.hint.empty()) err << "  hint: " << e.hint << "\n";
+  }
+  return to_int(code);
+}
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
+  CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
+  app.set_version_flag("--version", version_text());
+  app.require_subcommand(1);
+  Io io{out, err, false, err_is_tty, {}};
+  std::vector<std::pair<CLI::App*, CommandRun>> runs;
+  for (const auto& spec : all_commands()) {
+    auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+    runs.emplace_back(sub, spec.setup(*sub, io));
+  }
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion&) {
+    out << version_text() << "\n";
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // CLI11 throws help requests of subcommands as CallForHelp too; everything else is a usage error
+    std::string hint = "run 'cudnnctl --help' for the commands and options";
+    for (const auto& [sub, run] : runs)
+      if (sub->parsed()) hint = fmt::format("run 'cudnnctl {} --help' for its options", sub->get_name());
+    return report_error(Error{ErrorCode::usage, e.what(), hint, {}}, io.json, out, err);
+  }
+  for (const auto& [sub, run] : runs) {
+    if (!sub->parsed()) continue;
+    try {
+      auto result = run(io);
+      if (!result) return report_error(result.error(), io.json, out, err);
+      return to_int(*result);
+    } catch (const std::exception& e) {
+      return report_error(Error{ErrorCode::internal, fmt::format("unexpected failure: {}", e.what()),
+                                "this is a bug in cudnnctl; please report it with the command line", {}},
+                          io.json, out, err);
+    }
+  }
+  return report_error(Error{ErrorCode::usage, "no command given", "run 'cudnnctl --help'", {}}, io.json, out, err);
+}
+
+} // namespace cudnnctl

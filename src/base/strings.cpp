@@ -1,0 +1,107 @@
+#include "cudnnctl/base/strings.hpp"
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (;;) {
+    const auto pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      out.push_back(s.substr(start));
+      return out;
+    }
+    out.push_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!is_ascii_digit(c)) return false;
+  return true;
+}
+
+std::optional<std::uint32_t> parse_decimal(std::string_view s, std::size_t max_digits) {
+  if (!all_digits(s) || s.size() > max_digits) return std::nullopt;
+  if (s.size() > 1 && s.front() == '0') return std::nullopt;
+  std::uint64_t v = 0;
+  for (char c : s) v = v * 10 + static_cast<std::uint64_t>(c - '0');
+  if (v > 0xFFFFFFFFull) return std::nullopt;
+  return static_cast<std::uint32_t>(v);
+}
+
+std::string to_lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+bool iequals_ascii(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && to_lower_ascii(a) == to_lower_ascii(b);
+}
+
+std::string_view base_name(std::string_view path) {
+  const auto pos = path.find_last_of("/\\");
+  return pos == std::string_view::npos ? path : path.substr(pos + 1);
+}
+
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view s) {
+  constexpr std::pair<char32_t, std::size_t> bad{0xFFFD, 1};
+  if (s.empty()) return bad;
+  const auto b0 = static_cast<unsigned char>(s[0]);
+  if (b0 < 0x80) return {b0, 1};
+  std::size_t len = 0;
+  char32_t cp = 0;
+  if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1F; }
+  else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0F; }
+  else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07; }
+  else return bad;
+  if (s.size() < len) return bad;
+  for (std::size_t i = 1; i < len; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if ((b & 0xC0) != 0x80) return bad;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  // overlong forms, surrogates and values past U+10FFFF are invalid
+  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+      (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+    return bad;
+  return {cp, len};
+}
+
+std::string code_point_label(char32_t cp) { return fmt::format("U+{:04X}", static_cast<std::uint32_t>(cp)); }
+
+std::string to_hex(const unsigned char* data, std::size_t n) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out(n * 2, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    out[2 * i] = digits[data[i] >> 4];
+    out[2 * i + 1] = digits[data[i] & 0xF];
+  }
+  return out;
+}
+
+bool is_sha256_hex(std::string_view s) {
+  if (s.size() != 64) return false;
+  for (char c : s)
+    if (!(is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
+  return true;
+}
+
+std::string human_size(std::uint64_t bytes) {
+  if (bytes < 1024) return fmt::format("{} bytes", bytes);
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = -1;
+  while (v >= 1024.0 && u < 3) { v /= 1024.0; ++u; }
+  return fmt::format("{} bytes ({:.2f} {})", bytes, v, units[u]);
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,82 @@
+#include "cudnnctl/catalog/version_contract.hpp"
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+namespace {
+
+std::string platform_for(const platform::HostPlatform& host) {
+  if (host.os == Os::windows) return host.arch == Arch::arm64 ? "windows-arm64" : "windows-x86_64";
+  if (host.os == Os::macos) return "osx-x86_64";
+  return fmt::format("linux-{}", to_string(host.arch));
+}
+
+std::string describe_platform(Os os, Arch arch) {
+  if (arch == Arch::aarch64) return "Jetson (Tegra) ARM64 Linux";
+  if (arch == Arch::sbsa) return "server ARM64 (SBSA) Linux";
+  return fmt::format("{} {}", os == Os::windows ? "Windows" : os == Os::macos ? "macOS" : "Linux", to_string(arch));
+}
+
+} // namespace
+
+std::string cuda_range(const SupportRow& row) {
+  if (row.cuda_toolkits.empty()) return {};
+  if (row.cuda_toolkits.size() == 1) return row.cuda_toolkits.front();
+  return row.cuda_toolkits.front() + "-" + row.cuda_toolkits.back();
+}
+
+HostFit check_host_fit(const ArchiveName& name, const Catalog& catalog, const platform::HostPlatform& host) {
+  HostFit fit;
+  if (name.os == host.os && name.arch == host.arch) return fit;
+  fit.runs_here = false;
+  const std::string wanted_platform = platform_for(host);
+  if (name.era != NamingEra::legacy && host.os != Os::macos) {
+    ArchiveName alt = name;
+    alt.platform = wanted_platform;
+    alt.os = host.os;
+    alt.arch = host.arch;
+    alt.format = host.os == Os::windows ? ArchiveFormat::zip : ArchiveFormat::tar_xz;
+    const auto candidate = canonical_name(alt);
+    if (catalog.find_archive(candidate)) fit.suggested_name = candidate;
+  }
+  const std::string instead = fit.suggested_name.empty()
+                                  ? fmt::format("the {} archive of a release that has one", wanted_platform)
+                                  : fit.suggested_name;
+  if (name.os == Os::windows && host.os == Os::linux_os) {
+    fit.explanation =
+        host.wsl ? fmt::format("this is a Windows archive and this machine is Linux under WSL2. Programs inside WSL2 are Linux "
+                               "programs: they load libcudnn.so, never cudnn64_{}.dll, so they need {}. Install this zip on the "
+                               "Windows side, or use it here only to prepare a Windows toolkit tree (install --cuda-path).",
+                               name.version.major(), instead)
+                 : fmt::format("this is a Windows archive and this machine runs Linux: Linux programs cannot load its DLLs. "
+                               "Use {}; this zip can only prepare a Windows toolkit tree (install --cuda-path).",
+                               instead);
+  } else if (name.os != host.os) {
+    fit.explanation = fmt::format("this archive is for {} and this machine is {}: its libraries cannot load here. Use {}.",
+                                  describe_platform(name.os, name.arch), host.description, instead);
+  } else if (name.arch == Arch::aarch64 && host.arch == Arch::sbsa) {
+    fit.explanation = fmt::format("linux-aarch64 archives are built for Jetson (Tegra) only; this server ARM64 machine needs "
+                                  "linux-sbsa: {}.",
+                                  instead);
+  } else {
+    fit.explanation = fmt::format("this archive is built for {} and this machine is {}: its libraries cannot load here. Use {}.",
+                                  describe_platform(name.os, name.arch), host.description, instead);
+  }
+  return fit;
+}
+
+VersionContract make_contract(const ArchiveName& name, const Catalog& catalog, const platform::HostPlatform& host) {
+  VersionContract c;
+  c.name = name;
+  c.cudnn_version = cudnn_version_macro(name.version);
+  c.layout = expected_layout(name);
+  c.catalog_origin = catalog.origin();
+  if (const auto* entry = catalog.find_archive(name.canonical)) c.catalog_entry = *entry;
+  for (const auto* row : catalog.support_for(name.version.release_label(), name.cuda_variant)) c.support.push_back(*row);
+  if (const auto* rel = catalog.release(name.version.release_label())) c.release = *rel;
+  c.host = check_host_fit(name, catalog, host);
+  return c;
+}
+
+} // namespace cudnnctl

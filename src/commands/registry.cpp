@@ -1,0 +1,31 @@
+#include <array>
+#include <ostream>
+
+#include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/commands/commands.hpp"
+
+namespace cudnnctl {
+
+void Io::warn(const std::string& text) {
+  warnings.push_back(text);
+  if (!json) err << "warning: " << text << "\n";
+}
+
+std::span<const CommandSpec> all_commands() {
+  static constexpr std::array<CommandSpec, 1> k_commands{{
+      {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
+       &setup_inspect},
+  }};
+  return k_commands;
+}
+
+Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage) {
+  if (path.empty()) return &Catalog::embedded();
+  auto loaded = Catalog::load_file(path);
+  if (!loaded) return Unexpected<Error>(loaded.error());
+  storage = std::move(*loaded);
+  return &storage;
+}
+
+} // namespace cudnnctl

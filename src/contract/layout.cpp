@@ -1,0 +1,77 @@
+#include "cudnnctl/contract/layout.hpp"
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+std::vector<std::string> sub_library_names(unsigned major) {
+  if (major >= 9)
+    return {"cudnn", "cudnn_adv", "cudnn_cnn", "cudnn_engines_precompiled", "cudnn_engines_runtime_compiled",
+            "cudnn_graph", "cudnn_heuristic", "cudnn_ops"};
+  if (major == 8)
+    return {"cudnn", "cudnn_adv_infer", "cudnn_adv_train", "cudnn_cnn_infer", "cudnn_cnn_train", "cudnn_ops_infer",
+            "cudnn_ops_train"};
+  return {"cudnn"};
+}
+
+std::string library_file_name(Os os, std::string_view sub_library, unsigned major) {
+  if (os == Os::windows) return fmt::format("{}64_{}.dll", sub_library, major);
+  if (os == Os::macos) return fmt::format("lib{}.{}.dylib", sub_library, major);
+  return fmt::format("lib{}.so.{}", sub_library, major);
+}
+
+ExpectedLayout expected_layout(const ArchiveName& name) {
+  ExpectedLayout l;
+  const auto& v = name.version;
+  const unsigned major = v.major();
+  const bool windows = name.os == Os::windows;
+  l.top_folder = name.top_folder();
+  const std::string root = l.top_folder + "/";
+  l.sub_libraries = sub_library_names(major);
+  for (const auto& s : l.sub_libraries) l.library_files.push_back(library_file_name(name.os, s, major));
+
+  if (name.era == NamingEra::legacy) {
+    l.include_dir = root + "include";
+    l.license_file = root + "NVIDIA_SLA_cuDNN_Support.txt";
+    if (windows) {
+      l.library_dir = root + "bin";
+      l.import_library_dir = root + "lib/x64";
+    } else {
+      l.library_dir = root + (name.arch == Arch::ppc64le ? "lib" : "lib64");
+      if (name.arch == Arch::ppc64le) l.notes.push_back("legacy ppc64le tarballs used cuda/lib, not cuda/lib64");
+    }
+  } else {
+    l.include_dir = root + "include";
+    l.license_file = root + "LICENSE";
+    if (windows) {
+      const bool bin_x64 = major > 9 || (major == 9 && v.minor() >= 18);
+      l.library_dir = root + (bin_x64 ? "bin/x64" : "bin");
+      const bool lib_x64 = major > 8 || (major == 8 && v.minor() >= 8);
+      l.import_library_dir = root + (lib_x64 ? "lib/x64" : "lib");
+      if (bin_x64) l.notes.push_back("from cuDNN 9.18 the Windows zips keep their DLLs in bin\\x64\\, not bin\\");
+      if (!lib_x64) l.notes.push_back("cuDNN 8.3-8.7 Windows zips keep import libraries in lib\\ (lib\\x64\\ from 8.8)");
+      if (major == 8) l.notes.push_back("cuDNN 8.x on Windows needs zlibwapi.dll (x64), which the archive does not ship");
+    } else {
+      l.library_dir = root + "lib";
+      l.notes.push_back("Linux archives keep libraries in lib/ (not lib64/) with symlink chains libX.so -> libX.so.N -> "
+                        "libX.so.N.M.P; copy them as symlinks");
+    }
+  }
+  if (major >= 8) {
+    // headers are named after the API groups, not after the engine libraries
+    if (major >= 9)
+      l.headers = {"cudnn.h", "cudnn_adv.h", "cudnn_backend.h", "cudnn_cnn.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_version.h"};
+    else
+      l.headers = {"cudnn.h", "cudnn_adv_infer.h", "cudnn_adv_train.h", "cudnn_backend.h", "cudnn_cnn_infer.h",
+                   "cudnn_cnn_train.h", "cudnn_ops_infer.h", "cudnn_ops_train.h", "cudnn_version.h"};
+  } else {
+    l.headers = {"cudnn.h"};
+    l.notes.push_back("cuDNN 7 and earlier keep the version macros in cudnn.h (there is no cudnn_version.h)");
+  }
+  if (major == 9)
+    l.notes.push_back("newer 9.x releases add sub-libraries (e.g. cudnn_engines_tensor_ir); the archive's own listing is "
+                      "the authority");
+  return l;
+}
+
+} // namespace cudnnctl

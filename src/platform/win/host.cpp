@@ -1,0 +1,20 @@
+#include "cudnnctl/platform/host.hpp"
+
+#include <windows.h>
+
+namespace cudnnctl::platform {
+
+HostPlatform detect_host() {
+  HostPlatform h;
+  h.os = Os::windows;
+  USHORT process = 0, native = 0;
+  h.arch = Arch::x86_64;
+  using Fn = BOOL(WINAPI*)(HANDLE, USHORT*, USHORT*);
+  auto fn = reinterpret_cast<Fn>(
+      reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "IsWow64Process2")));
+  if (fn && fn(GetCurrentProcess(), &process, &native) && native == IMAGE_FILE_MACHINE_ARM64) h.arch = Arch::arm64;
+  h.description = h.arch == Arch::arm64 ? "Windows arm64" : "Windows x86_64";
+  return h;
+}
+
+} // namespace cudnnctl::platform

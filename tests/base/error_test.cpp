@@ -1,0 +1,44 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "cudnnctl/base/error.hpp"
+
+using namespace cudnnctl;
+
+namespace {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+} // namespace
+
+TEST_CASE("every error id and exit code is documented in docs/exit-codes.md", "[error]") {
+  const auto doc = read_file(std::string(CUDNNCTL_SOURCE_DIR) + "/docs/exit-codes.md");
+  REQUIRE_FALSE(doc.empty());
+  std::set<std::string_view> ids;
+  for (int i = 0; i <= static_cast<int>(ErrorCode::archive_too_large); ++i) {
+    const auto code = static_cast<ErrorCode>(i);
+    const auto id = error_id(code);
+    INFO("error id " << id);
+    CHECK(ids.insert(id).second);  // ids are unique
+    CHECK(doc.find("`" + std::string(id) + "`") != std::string::npos);
+    const auto exit = to_int(exit_code_for(code));
+    CHECK(doc.find("| " + std::to_string(exit) + " |") != std::string::npos);
+  }
+}
+
+TEST_CASE("errors carry code, message, hint and path", "[error]") {
+  Result<int> r = fail(ErrorCode::hash_mismatch, "bad", "fix it", "a.zip");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::hash_mismatch);
+  CHECK(r.error().hint == "fix it");
+  CHECK(r.error().path == "a.zip");
+  CHECK(exit_code_for(r.error().code) == ExitCode::verification_failed);
+  CHECK(exit_code_for(ErrorCode::name_malformed) == ExitCode::unrecognised_name);
+  CHECK(exit_code_for(ErrorCode::usage) == ExitCode::usage);
+}

@@ -1,0 +1,45 @@
+#include <catch2/catch.hpp>
+
+#include "cudnnctl/base/strings.hpp"
+
+using namespace cudnnctl;
+
+TEST_CASE("parse_decimal refuses signs, leading zeros and overflow", "[strings]") {
+  CHECK(parse_decimal("0") == 0u);
+  CHECK(parse_decimal("70") == 70u);
+  CHECK_FALSE(parse_decimal("07"));
+  CHECK_FALSE(parse_decimal("-1"));
+  CHECK_FALSE(parse_decimal("+1"));
+  CHECK_FALSE(parse_decimal(""));
+  CHECK_FALSE(parse_decimal("123", 2));
+  CHECK_FALSE(parse_decimal("99999999999", 11));
+  CHECK(parse_decimal("4294967295", 10) == 4294967295u);
+}
+
+TEST_CASE("base_name splits on both separators", "[strings]") {
+  CHECK(base_name("C:\\Users\\me\\Downloads\\a.zip") == "a.zip");
+  CHECK(base_name("/tmp/x/b.tar.xz") == "b.tar.xz");
+  CHECK(base_name("mixed/dir\\c.zip") == "c.zip");
+  CHECK(base_name("plain.zip") == "plain.zip");
+  CHECK(base_name("dir/") == "");
+}
+
+TEST_CASE("decode_utf8 rejects overlong, surrogate and truncated forms", "[strings]") {
+  CHECK(decode_utf8("\xE2\x80\x90") == std::pair<char32_t, std::size_t>{0x2010, 3});
+  CHECK(decode_utf8("\xC0\xAF").first == 0xFFFD);       // overlong '/'
+  CHECK(decode_utf8("\xED\xA0\x80").first == 0xFFFD);   // surrogate
+  CHECK(decode_utf8("\xE2\x80").first == 0xFFFD);       // truncated
+  CHECK(decode_utf8("\xF4\x90\x80\x80").first == 0xFFFD);  // past U+10FFFF
+  CHECK(decode_utf8("a") == std::pair<char32_t, std::size_t>{'a', 1});
+}
+
+TEST_CASE("sha256 hex and sizes", "[strings]") {
+  CHECK(is_sha256_hex(std::string(64, 'a')));
+  CHECK(is_sha256_hex(std::string(64, 'F')));
+  CHECK_FALSE(is_sha256_hex(std::string(63, 'a')));
+  CHECK_FALSE(is_sha256_hex(std::string(63, 'a') + "g"));
+  const unsigned char bytes[] = {0x00, 0xab, 0xff};
+  CHECK(to_hex(bytes, 3) == "00abff");
+  CHECK(human_size(669629858) == "669629858 bytes (638.61 MiB)");
+  CHECK(human_size(10) == "10 bytes");
+}
