@@ -1,0 +1,49 @@
+#pragma once
+// Reading and extracting cuDNN archives: zip through libzip, .tar.xz and .tgz through libarchive.
+// Extraction writes only below a private staging folder given by the caller, checks every member
+// (safety.hpp) before its data is written, never follows a link it created (links come last), and
+// inflates zip members in parallel, one libzip handle per worker.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "cudnnctl/archive/listing.hpp"
+#include "cudnnctl/archive/safety.hpp"
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl {
+
+struct ReadOptions {
+  std::string name_encoding;  // empty: names are UTF-8 whatever the zip flags say
+};
+
+struct ExtractOptions {
+  ReadOptions read;
+  SafetyPolicy policy;
+  unsigned threads = 0;                                  // 0: one per core
+  std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
+  const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
+};
+
+struct ExtractResult {
+  ArchiveListing listing;       // names normalised
+  std::uint64_t bytes_written = 0;
+  std::size_t files = 0;
+};
+
+/// Lists an archive's members (a tar stream is read to its end, so stream errors surface here).
+Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat format, const ReadOptions& options = {});
+
+/// Extracts into `staging_dir` (which must exist and be empty). On error the caller drops the folder.
+Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
+                                      const ExtractOptions& options);
+
+// The format-specific halves, used by the functions above.
+Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& options);
+Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options);
+Result<ArchiveListing> list_tar(const std::string& path, ArchiveFormat format, const ReadOptions& options);
+Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
+                                  const ExtractOptions& options);
+
+} // namespace cudnnctl

@@ -1,0 +1,37 @@
+#pragma once
+// The file operations extraction needs, without following links and without replacing anything.
+#include <cstdint>
+#include <string>
+
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl::platform {
+
+/// A file created new for writing: creation fails if anything (a file, a link) already has the name.
+class NewFile {
+public:
+  static Result<NewFile> create(const std::string& path, std::uint32_t mode);
+  NewFile(NewFile&& other) noexcept;
+  NewFile& operator=(NewFile&&) = delete;
+  ~NewFile();
+  Result<void> write(const void* data, std::size_t n);
+  Result<void> close();
+
+private:
+  explicit NewFile(std::string path, std::intptr_t handle) : m_path(std::move(path)), m_handle(handle) {}
+  std::string m_path;
+  std::intptr_t m_handle = -1;
+};
+
+/// Creates `path` and its missing parents (mode 0755). Fails if a component exists and is not a directory.
+Result<void> make_directories(const std::string& path);
+/// Creates a symbolic link at `path` pointing to `target` (stored as given).
+Result<void> make_symlink(const std::string& target, const std::string& path);
+/// Size of a regular file; error if missing.
+Result<std::uint64_t> file_size(const std::string& path);
+/// Converts bytes in `encoding` (CP437, GBK, ...) to UTF-8.
+Result<std::string> convert_to_utf8(std::string_view bytes, const std::string& encoding);
+/// Removes a directory tree (used to drop staging after a failure). Best effort.
+void remove_tree(const std::string& path);
+
+} // namespace cudnnctl::platform

@@ -1,0 +1,36 @@
+#include "cudnnctl/archive/reader.hpp"
+
+#include "cudnnctl/archive/sniff.hpp"
+
+namespace cudnnctl {
+
+std::string_view to_string(EntryType t) {
+  switch (t) {
+  case EntryType::file: return "file";
+  case EntryType::directory: return "directory";
+  case EntryType::symlink: return "symlink";
+  case EntryType::hardlink: return "hardlink";
+  case EntryType::other: return "other";
+  }
+  return "other";
+}
+
+std::uint64_t ArchiveListing::total_size() const {
+  std::uint64_t t = 0;
+  for (const auto& e : entries)
+    if (e.type == EntryType::file) t += e.size;
+  return t;
+}
+
+Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat format, const ReadOptions& options) {
+  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  return format == ArchiveFormat::zip ? list_zip(path, options) : list_tar(path, format, options);
+}
+
+Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
+                                      const ExtractOptions& options) {
+  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  return format == ArchiveFormat::zip ? extract_zip(path, staging_dir, options) : extract_tar(path, format, staging_dir, options);
+}
+
+} // namespace cudnnctl

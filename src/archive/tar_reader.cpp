@@ -1,0 +1,175 @@
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/archive/entry_name.hpp"
+#include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/platform/files.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+struct ArchiveCloser {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+using ArchivePtr = std::unique_ptr<archive, ArchiveCloser>;
+
+std::string_view compression(ArchiveFormat f) { return f == ArchiveFormat::tar_xz ? "xz" : "gzip"; }
+
+Unexpected<Error> stream_error(archive* a, const std::string& path, ArchiveFormat f, const std::string& where) {
+  const char* msg = archive_error_string(a);
+  return fail(ErrorCode::archive_corrupt,
+              fmt::format("'{}': the {} stream is damaged {}: {}", path, compression(f), where, msg ? msg : "unknown error"),
+              "the archive is truncated or corrupt: download it again from NVIDIA (the catalog size shows how long it must be)", path);
+}
+
+Result<ArchivePtr> open_tar(const std::string& path, ArchiveFormat format) {
+  ArchivePtr a(archive_read_new());
+  if (format == ArchiveFormat::tar_xz) archive_read_support_filter_xz(a.get());
+  else archive_read_support_filter_gzip(a.get());
+  archive_read_support_format_tar(a.get());
+  archive_read_support_format_gnutar(a.get());
+  if (archive_read_open_filename(a.get(), path.c_str(), 1 << 20) != ARCHIVE_OK)
+    return stream_error(a.get(), path, format, "at its start");
+  return a;
+}
+
+Result<ArchiveEntry> describe(archive_entry* ae, const ReadOptions& options, const std::string& path, std::uint64_t index) {
+  const char* utf8 = options.name_encoding.empty() ? archive_entry_pathname_utf8(ae) : nullptr;
+  const char* raw = utf8 ? utf8 : archive_entry_pathname(ae);
+  auto name = decode_entry_name(raw ? raw : "", options.name_encoding, path);
+  if (!name) return Unexpected<Error>(name.error());
+  ArchiveEntry e;
+  e.name = std::move(*name);
+  e.index = index;
+  e.size = archive_entry_size_is_set(ae) ? static_cast<std::uint64_t>(archive_entry_size(ae)) : 0;
+  e.mode = static_cast<std::uint32_t>(archive_entry_perm(ae)) & 0777;
+  if (const char* hard = archive_entry_hardlink(ae)) {
+    e.type = EntryType::hardlink;
+    e.link_target = hard;
+    e.size = 0;
+    return e;
+  }
+  switch (archive_entry_filetype(ae)) {
+  case AE_IFREG: e.type = EntryType::file; break;
+  case AE_IFDIR: e.type = EntryType::directory; break;
+  case AE_IFLNK: {
+    e.type = EntryType::symlink;
+    const char* t = archive_entry_symlink(ae);
+    e.link_target = t ? t : "";
+    e.size = 0;
+    break;
+  }
+  default: e.type = EntryType::other; break;
+  }
+  if (archive_entry_sparse_count(ae) > 0) e.type = EntryType::other;
+  return e;
+}
+
+} // namespace
+
+Result<ArchiveListing> list_tar(const std::string& path, ArchiveFormat format, const ReadOptions& options) {
+  auto a = open_tar(path, format);
+  if (!a) return Unexpected<Error>(a.error());
+  ArchiveListing listing;
+  listing.format = format;
+  archive_entry* ae = nullptr;
+  for (std::uint64_t i = 0;; ++i) {
+    const int r = archive_read_next_header(a->get(), &ae);
+    if (r == ARCHIVE_EOF) break;
+    if (r < ARCHIVE_WARN)
+      return stream_error(a->get(), path, format,
+                          listing.entries.empty() ? std::string("before the first entry")
+                                                  : fmt::format("after the entry '{}'", listing.entries.back().name));
+    auto e = describe(ae, options, path, i);
+    if (!e) return Unexpected<Error>(e.error());
+    if (archive_read_data_skip(a->get()) < ARCHIVE_WARN)
+      return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' ({} bytes declared)", e->name, e->size));
+    listing.entries.push_back(std::move(*e));
+  }
+  return listing;
+}
+
+Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
+                                  const ExtractOptions& options) {
+  auto a = open_tar(path, format);
+  if (!a) return Unexpected<Error>(a.error());
+  SafetyChecker checker(options.policy);
+  ExtractResult result;
+  result.listing.format = format;
+  std::vector<ArchiveEntry> deferred;  // links are made after every file, so nothing is written through one
+  archive_entry* ae = nullptr;
+  for (std::uint64_t i = 0;; ++i) {
+    if (options.cancel && options.cancel->load())
+      return fail(ErrorCode::internal, fmt::format("extraction of '{}' was cancelled", path), "", path);
+    const int r = archive_read_next_header(a->get(), &ae);
+    if (r == ARCHIVE_EOF) break;
+    if (r < ARCHIVE_WARN)
+      return stream_error(a->get(), path, format,
+                          result.listing.entries.empty() ? std::string("before the first entry")
+                                                         : fmt::format("after the entry '{}'", result.listing.entries.back().name));
+    auto e = describe(ae, options.read, path, i);
+    if (!e) return Unexpected<Error>(e.error());
+    if (auto ok = checker.admit(*e); !ok) return Unexpected<Error>(ok.error());
+    const std::string target = staging_dir + "/" + e->name;
+    const auto slash = e->name.rfind('/');
+    if (e->type == EntryType::directory) {
+      if (auto ok = platform::make_directories(target); !ok) return Unexpected<Error>(ok.error());
+    } else if (e->type == EntryType::file) {
+      if (slash != std::string::npos)
+        if (auto ok = platform::make_directories(staging_dir + "/" + e->name.substr(0, slash)); !ok) return Unexpected<Error>(ok.error());
+      auto out = platform::NewFile::create(target, e->mode ? e->mode : 0644);
+      if (!out) return Unexpected<Error>(out.error());
+      std::uint64_t got = 0;
+      for (;;) {
+        const void* block = nullptr;
+        std::size_t size = 0;
+        la_int64_t offset = 0;
+        const int rr = archive_read_data_block(a->get(), &block, &size, &offset);
+        if (rr == ARCHIVE_EOF) break;
+        if (rr < ARCHIVE_WARN)
+          return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' after {} of {} bytes", e->name, got, e->size));
+        if (static_cast<std::uint64_t>(offset) != got)
+          return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the entry '{}' is sparse", path, e->name),
+                      "NVIDIA's archives have no sparse members: download the archive again", path);
+        got += size;
+        if (got > e->size || checker.declared_total() > options.policy.max_total_size)
+          return fail(ErrorCode::archive_too_large,
+                      fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e->name, e->size),
+                      "download the archive again from NVIDIA", path);
+        if (auto ok = out->write(block, size); !ok) return Unexpected<Error>(ok.error());
+        if (options.on_bytes) options.on_bytes(size);
+      }
+      if (auto ok = out->close(); !ok) return Unexpected<Error>(ok.error());
+      result.bytes_written += got;
+      ++result.files;
+    } else {
+      deferred.push_back(*e);
+    }
+    result.listing.entries.push_back(std::move(*e));
+  }
+  if (auto ok = checker.finish(); !ok) return Unexpected<Error>(ok.error());
+  for (const auto& e : deferred) {
+    const auto slash = e.name.rfind('/');
+    if (slash != std::string::npos)
+      if (auto ok = platform::make_directories(staging_dir + "/" + e.name.substr(0, slash)); !ok) return Unexpected<Error>(ok.error());
+    if (e.type == EntryType::symlink) {
+      if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
+    } else {
+      // a hard link becomes a copy of its target (checked to be a file of this archive)
+      std::error_code ec;
+      std::filesystem::copy_file(staging_dir + "/" + normalise_entry_path(e.link_target), staging_dir + "/" + e.name, ec);
+      if (ec)
+        return fail(ErrorCode::io, fmt::format("cannot copy '{}' for the hard link '{}': {}", e.link_target, e.name, ec.message()), "", path);
+    }
+  }
+  return result;
+}
+
+} // namespace cudnnctl

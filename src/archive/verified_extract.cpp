@@ -1,0 +1,55 @@
+#include "cudnnctl/archive/verified_extract.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/platform/files.hpp"
+
+namespace cudnnctl {
+
+Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFormat format,
+                                              const std::vector<ExpectedHash>& expected, bool allow_unverified,
+                                              const std::string& staging_dir, const ExtractOptions& options,
+                                              const ProgressFn& hash_progress) {
+  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  auto size = platform::file_size(path);
+  if (!size) return Unexpected<Error>(size.error());
+  // Refuse before any work when no hash is known and that was not allowed.
+  if (expected.empty() && !allow_unverified) {
+    auto judged = judge_hash(path, *size, "(not computed)", expected, false);
+    return Unexpected<Error>(judged.error());
+  }
+
+  std::atomic<bool> cancel{false};
+  Result<std::string> hash = Unexpected<Error>(Error{});
+  std::thread hasher([&] {
+    hash = sha256_file(path, hash_progress);
+    // a mismatch stops extraction early: no point inflating a file that will be thrown away
+    if (!hash || (!expected.empty() && std::none_of(expected.begin(), expected.end(),
+                                                    [&](const ExpectedHash& e) { return e.sha256 == *hash; })))
+      cancel.store(true);
+  });
+  ExtractOptions opts = options;
+  opts.cancel = &cancel;
+  auto extracted = extract_archive(path, format, staging_dir, opts);
+  hasher.join();
+
+  if (!hash) {
+    platform::remove_tree(staging_dir);
+    return Unexpected<Error>(hash.error());
+  }
+  auto judged = judge_hash(path, *size, *hash, expected, allow_unverified);
+  if (!judged) {
+    platform::remove_tree(staging_dir);
+    return Unexpected<Error>(judged.error());
+  }
+  if (!extracted) {
+    platform::remove_tree(staging_dir);
+    return Unexpected<Error>(extracted.error());
+  }
+  return VerifiedExtraction{std::move(*judged), std::move(*extracted)};
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,233 @@
+#include <zip.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/archive/entry_name.hpp"
+#include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/files.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+constexpr std::uint32_t k_unix_type_mask = 0170000;
+constexpr std::uint32_t k_unix_symlink = 0120000;
+constexpr std::uint32_t k_unix_dir = 0040000;
+constexpr std::uint32_t k_unix_file = 0100000;
+
+struct ZipCloser {
+  void operator()(zip_t* z) const { zip_discard(z); }
+};
+using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
+
+std::string zip_error_text(int code) {
+  zip_error_t err;
+  zip_error_init_with_code(&err, code);
+  std::string s = zip_error_strerror(&err);
+  zip_error_fini(&err);
+  return s;
+}
+
+Result<ZipPtr> open_zip(const std::string& path) {
+  int code = 0;
+  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  if (z) return ZipPtr(z);
+  const auto size = platform::file_size(path);
+  if (code == ZIP_ER_NOZIP)
+    return fail(ErrorCode::archive_corrupt,
+                fmt::format("'{}' is a truncated zip: its end-of-central-directory record is missing ({} bytes on disk)", path,
+                            size ? *size : 0),
+                "the download was cut off: download the archive again (the catalog size shows how long it must be)", path);
+  if (code == ZIP_ER_INCONS)
+    return fail(ErrorCode::archive_corrupt,
+                fmt::format("'{}' is an inconsistent zip: its central directory does not match its contents", path),
+                "download the archive again from NVIDIA", path);
+  if (code == ZIP_ER_OPEN || code == ZIP_ER_READ || code == ZIP_ER_NOENT)
+    return fail(code == ZIP_ER_NOENT ? ErrorCode::file_not_found : ErrorCode::io,
+                fmt::format("cannot read '{}': {}", path, zip_error_text(code)), "check the path and its permissions", path);
+  return fail(ErrorCode::archive_corrupt, fmt::format("'{}' cannot be opened as a zip: {}", path, zip_error_text(code)),
+              "download the archive again from NVIDIA", path);
+}
+
+Result<std::string> read_small_member(zip_t* z, zip_uint64_t index, std::uint64_t size, const std::string& path, const std::string& name) {
+  if (size > 4096)
+    return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the link '{}' has a {}-byte target", path, name, size),
+                "download the archive again from NVIDIA", path);
+  zip_file_t* f = zip_fopen_index(z, index, 0);
+  if (!f) return fail(ErrorCode::archive_corrupt, fmt::format("'{}': cannot read the entry '{}'", path, name), "", path);
+  std::string out(size, '\0');
+  const auto n = zip_fread(f, out.data(), size);
+  zip_fclose(f);
+  if (n < 0 || static_cast<std::uint64_t>(n) != size)
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the entry '{}' is damaged", path, name), "download the archive again", path);
+  return out;
+}
+
+} // namespace
+
+Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& options) {
+  auto zip = open_zip(path);
+  if (!zip) return Unexpected<Error>(zip.error());
+  zip_t* z = zip->get();
+  ArchiveListing listing;
+  listing.format = ArchiveFormat::zip;
+  const zip_int64_t count = zip_get_num_entries(z, 0);
+  listing.entries.reserve(static_cast<std::size_t>(std::max<zip_int64_t>(count, 0)));
+  for (zip_int64_t i = 0; i < count; ++i) {
+    const auto idx = static_cast<zip_uint64_t>(i);
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(z, idx, ZIP_FL_ENC_RAW, &st) != 0)
+      return fail(ErrorCode::archive_corrupt, fmt::format("'{}': entry #{} of the central directory is unreadable", path, i),
+                  "download the archive again from NVIDIA", path);
+    const std::string raw = st.name ? st.name : "";
+    auto name = decode_entry_name(raw, options.name_encoding, path);
+    if (!name) return Unexpected<Error>(name.error());
+    ArchiveEntry e;
+    e.name = std::move(*name);
+    e.index = idx;
+    e.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+    e.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+    e.crc32 = (st.valid & ZIP_STAT_CRC) ? st.crc : 0;
+    zip_uint8_t opsys = 0;
+    zip_uint32_t attr = 0;
+    zip_file_get_external_attributes(z, idx, 0, &opsys, &attr);
+    const std::uint32_t unix_mode = opsys == ZIP_OPSYS_UNIX ? (attr >> 16) : 0;
+    const bool dir_name = !e.name.empty() && (e.name.back() == '/' || e.name.back() == '\\');
+    if ((unix_mode & k_unix_type_mask) == k_unix_symlink) {
+      e.type = EntryType::symlink;
+      auto target = read_small_member(z, idx, e.size, path, e.name);
+      if (!target) return Unexpected<Error>(target.error());
+      e.link_target = std::move(*target);
+    } else if (dir_name || (unix_mode & k_unix_type_mask) == k_unix_dir) {
+      e.type = EntryType::directory;
+    } else if (unix_mode == 0 || (unix_mode & k_unix_type_mask) == k_unix_file || (unix_mode & k_unix_type_mask) == 0) {
+      e.type = EntryType::file;
+    } else {
+      e.type = EntryType::other;
+    }
+    e.mode = unix_mode & 0777 ? (unix_mode & 0777) : (e.type == EntryType::directory ? 0755u : 0644u);
+    listing.entries.push_back(std::move(e));
+  }
+  return listing;
+}
+
+Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
+  auto listing = list_zip(path, options.read);
+  if (!listing) return Unexpected<Error>(listing.error());
+  if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
+
+  // folders first (every parent of every member), then files in parallel, then links
+  std::vector<std::string> dirs;
+  std::vector<const ArchiveEntry*> files;
+  for (const auto& e : listing->entries) {
+    const auto slash = e.name.rfind('/');
+    if (e.type == EntryType::directory) dirs.push_back(e.name);
+    else if (slash != std::string::npos) dirs.push_back(e.name.substr(0, slash));
+    if (e.type == EntryType::file) files.push_back(&e);
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  for (const auto& d : dirs)
+    if (auto ok = platform::make_directories(staging_dir + "/" + d); !ok) return Unexpected<Error>(ok.error());
+
+  // largest first: the biggest member bounds the wall time, so it must start at once
+  std::sort(files.begin(), files.end(), [](const ArchiveEntry* a, const ArchiveEntry* b) { return a->size > b->size; });
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(files.size(), 1)));
+
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::atomic<std::uint64_t> written{0};
+  std::mutex error_mutex;
+  Error first_error;
+  auto record = [&](Error e) {
+    std::lock_guard lock(error_mutex);
+    if (!failed.exchange(true)) first_error = std::move(e);
+  };
+
+  auto worker = [&] {
+    auto zip = open_zip(path);
+    if (!zip) return record(zip.error());
+    std::vector<char> buf(1 << 20);
+    for (;;) {
+      if (failed.load() || (options.cancel && options.cancel->load())) return;
+      const std::size_t i = next.fetch_add(1);
+      if (i >= files.size()) return;
+      const ArchiveEntry& e = *files[i];
+      zip_file_t* zf = zip_fopen_index(zip->get(), e.index, 0);
+      if (!zf) {
+        const int code = zip_get_error(zip->get())->zip_err;
+        return record(Error{ErrorCode::archive_corrupt,
+                            fmt::format("'{}': cannot open the entry '{}': {}", path, e.name, zip_error_text(code)),
+                            "download the archive again from NVIDIA", path});
+      }
+      auto out = platform::NewFile::create(staging_dir + "/" + e.name, e.mode);
+      if (!out) {
+        zip_fclose(zf);
+        return record(out.error());
+      }
+      std::uint64_t got = 0;
+      for (;;) {
+        const zip_int64_t n = zip_fread(zf, buf.data(), buf.size());
+        if (n < 0) {
+          const int code = zip_file_get_error(zf)->zip_err;
+          zip_fclose(zf);
+          const bool crc = code == ZIP_ER_CRC;
+          return record(Error{ErrorCode::archive_corrupt,
+                              crc ? fmt::format("'{}': the entry '{}' fails its CRC check after {} of {} bytes", path, e.name, got, e.size)
+                                  : fmt::format("'{}': the entry '{}' cannot be inflated after {} of {} bytes ({} compressed): {}", path,
+                                                e.name, got, e.size, e.compressed_size, zip_error_text(code)),
+                              "the archive is damaged: download it again from NVIDIA", path});
+        }
+        if (n == 0) break;
+        got += static_cast<std::uint64_t>(n);
+        if (got > e.size) {
+          zip_fclose(zf);
+          return record(Error{ErrorCode::archive_too_large,
+                              fmt::format("refused '{}': the entry '{}' inflates past its declared size of {} bytes", path, e.name, e.size),
+                              "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path});
+        }
+        if (auto ok = out->write(buf.data(), static_cast<std::size_t>(n)); !ok) {
+          zip_fclose(zf);
+          return record(ok.error());
+        }
+        written.fetch_add(static_cast<std::uint64_t>(n));
+        if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
+        if (failed.load()) break;
+      }
+      zip_fclose(zf);
+      if (auto ok = out->close(); !ok) return record(ok.error());
+      if (got != e.size && !failed.load())
+        return record(Error{ErrorCode::archive_corrupt,
+                            fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
+                            "the archive is damaged: download it again from NVIDIA", path});
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failed.load()) return Unexpected<Error>(first_error);
+  if (options.cancel && options.cancel->load())
+    return fail(ErrorCode::internal, fmt::format("extraction of '{}' was cancelled", path), "", path);
+
+  ExtractResult result;
+  for (const auto& e : listing->entries)
+    if (e.type == EntryType::symlink)
+      if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
+  result.files = files.size();
+  result.bytes_written = written.load();
+  result.listing = std::move(*listing);
+  return result;
+}
+
+} // namespace cudnnctl

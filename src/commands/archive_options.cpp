@@ -1,0 +1,55 @@
+#include "cudnnctl/commands/archive_options.hpp"
+
+#include <fstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/base/strings.hpp"
+
+namespace cudnnctl {
+
+void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io) {
+  sub.add_option("archive", opts.archive, "The archive file")->required();
+  auto* sha = sub.add_option("--sha256", opts.hashes.sha256, "Expected SHA-256 (64 hex digits)");
+  sub.add_option("--sha256-file", opts.hashes.sha256_file, "Checksum file in sha256sum format")->excludes(sha);
+  sub.add_flag("--allow-unverified", opts.allow_unverified, "Accept an archive for which no expected hash is known");
+  sub.add_option("--catalog", opts.catalog, "Release catalog JSON to use instead of the built-in one");
+  sub.add_flag("--json", io.json, "Print one JSON document");
+}
+
+Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io) {
+  PreparedArchive p;
+  p.path = opts.archive;
+  auto catalog = select_catalog(opts.catalog, p.catalog_storage);
+  if (!catalog) return Unexpected<Error>(catalog.error());
+  auto name = parse_archive_name(opts.archive);
+  const bool explicit_hash = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty() ||
+                             std::ifstream(opts.archive + ".sha256").good();
+  if (name) {
+    for (const auto& w : name->warnings) io.warn(w);
+    p.format = name->format;
+    p.name = *name;
+  } else if (explicit_hash) {
+    // a renamed file can still be checked against a hash given for it; its format comes from its bytes
+    io.warn(fmt::format("{} (checking the file against the hash given anyway)", name.error().message));
+    std::ifstream in(opts.archive, std::ios::binary);
+    std::string head(16, '\0');
+    in.read(head.data(), 16);
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    const auto kind = sniff_bytes(head);
+    p.format = kind == FileKind::xz ? ArchiveFormat::tar_xz : kind == FileKind::gzip ? ArchiveFormat::tgz : ArchiveFormat::zip;
+  } else {
+    return Unexpected<Error>(name.error());
+  }
+  auto expected = expected_hashes(opts.archive, p.name ? p.name->canonical : std::string(base_name(opts.archive)), opts.hashes,
+                                  **catalog, io.warnings);
+  if (!expected) return Unexpected<Error>(expected.error());
+  p.expected = std::move(*expected);
+  for (const auto& e : p.expected)
+    if (e.size) p.catalog_size = e.size;
+  return p;
+}
+
+} // namespace cudnnctl

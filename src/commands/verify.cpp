@@ -1,0 +1,68 @@
+// cudnnctl verify <archive>: fail-closed SHA-256 check against --sha256, a checksum file or the catalog.
+#include <memory>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/archive/verify.hpp"
+#include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/commands/archive_options.hpp"
+#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/progress.hpp"
+#include "cudnnctl/platform/files.hpp"
+
+namespace cudnnctl {
+
+namespace {
+struct VerifyOptions {
+  ArchiveOptions archive;
+};
+} // namespace
+
+CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
+  auto opts = std::make_shared<VerifyOptions>();
+  add_archive_options(sub, opts->archive, shared_io);
+  return [opts](Io& io) -> Result<ExitCode> {
+    auto prepared = prepare_archive(opts->archive, io);
+    if (!prepared) return Unexpected<Error>(prepared.error());
+    const auto& p = *prepared;
+    if (auto ok = check_is_archive(p.path, p.format); !ok) return Unexpected<Error>(ok.error());
+    auto size = platform::file_size(p.path);
+    if (!size) return Unexpected<Error>(size.error());
+    if (p.expected.empty() && !opts->archive.allow_unverified)
+      return Unexpected<Error>(judge_hash(p.path, *size, "(not computed)", p.expected, false).error());
+    std::string actual;
+    {
+      ProgressLine progress(io, "hashing", *size);
+      auto hash = sha256_file(p.path, [&](std::uint64_t done, std::uint64_t total) { progress.set(done, total); });
+      if (!hash) return Unexpected<Error>(hash.error());
+      actual = *hash;
+    }
+    auto outcome = judge_hash(p.path, *size, actual, p.expected, opts->archive.allow_unverified);
+    if (!outcome) return Unexpected<Error>(outcome.error());
+    if (!outcome->matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
+    if (io.json) {
+      nlohmann::json j{{"ok", true},
+                       {"path", p.path},
+                       {"size", *size},
+                       {"sha256", actual},
+                       {"verified", outcome->matched.has_value()},
+                       {"matched", outcome->matched ? nlohmann::json{{"sha256", outcome->matched->sha256}, {"origin", outcome->matched->origin}}
+                                                    : nlohmann::json(nullptr)},
+                       {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)},
+                       {"warnings", io.warnings}};
+      io.out << j.dump(2) << "\n";
+    } else if (outcome->matched) {
+      io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome->matched->origin,
+                            *size);
+    } else {
+      io.out << fmt::format("UNVERIFIED  {}\n  sha256     {}\n", p.path, actual);
+    }
+    return ExitCode::ok;
+  };
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,120 @@
+#include "cudnnctl/platform/files.hpp"
+
+#include <fcntl.h>
+#include <iconv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace cudnnctl::platform {
+
+namespace {
+Unexpected<Error> io_error(const std::string& what, const std::string& path, int e) {
+  std::string hint;
+  if (e == ENOSPC) hint = "the disk is full: free space or choose another staging folder";
+  else if (e == EACCES || e == EPERM) hint = "permission denied: check the folder's owner and permissions";
+  else if (e == EEXIST) hint = "something already has this name; the target must be empty";
+  return fail(ErrorCode::io, fmt::format("{} '{}': {}", what, path, std::strerror(e)), hint, path);
+}
+} // namespace
+
+Result<NewFile> NewFile::create(const std::string& path, std::uint32_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, static_cast<mode_t>(mode & 0777));
+  if (fd < 0) return io_error("cannot create", path, errno);
+  return NewFile(path, fd);
+}
+
+NewFile::NewFile(NewFile&& other) noexcept : m_path(std::move(other.m_path)), m_handle(other.m_handle) { other.m_handle = -1; }
+
+NewFile::~NewFile() {
+  if (m_handle >= 0) ::close(static_cast<int>(m_handle));
+}
+
+Result<void> NewFile::write(const void* data, std::size_t n) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(static_cast<int>(m_handle), p, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return io_error("cannot write", m_path, errno);
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return {};
+}
+
+Result<void> NewFile::close() {
+  const int fd = static_cast<int>(m_handle);
+  m_handle = -1;
+  if (fd >= 0 && ::close(fd) != 0) return io_error("cannot close", m_path, errno);
+  return {};
+}
+
+Result<void> make_directories(const std::string& path) {
+  std::string partial;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    const auto next = path.find('/', pos);
+    partial = path.substr(0, next == std::string::npos ? path.size() : next);
+    pos = next == std::string::npos ? path.size() + 1 : next + 1;
+    if (partial.empty()) continue;
+    struct stat st {};
+    if (::lstat(partial.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) return io_error("not a directory:", partial, ENOTDIR);
+      continue;
+    }
+    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) return io_error("cannot create the folder", partial, errno);
+  }
+  return {};
+}
+
+Result<void> make_symlink(const std::string& target, const std::string& path) {
+  if (::symlink(target.c_str(), path.c_str()) != 0) return io_error("cannot create the symbolic link", path, errno);
+  return {};
+}
+
+Result<std::uint64_t> file_size(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int e = errno;
+    if (e == ENOENT)
+      return fail(ErrorCode::file_not_found, fmt::format("'{}' does not exist", path), "check the path of the archive", path);
+    return io_error("cannot read", path, e);
+  }
+  if (!S_ISREG(st.st_mode))
+    return fail(ErrorCode::io, fmt::format("'{}' is not a regular file", path), "give the path of the archive file", path);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+Result<std::string> convert_to_utf8(std::string_view bytes, const std::string& encoding) {
+  iconv_t cd = ::iconv_open("UTF-8", encoding.c_str());
+  if (cd == reinterpret_cast<iconv_t>(-1))
+    return fail(ErrorCode::usage, fmt::format("unknown name encoding '{}'", encoding),
+                "use an encoding iconv knows, e.g. CP437, CP936, GBK, SHIFT_JIS, CP1252 ('iconv -l' lists them)");
+  std::string in(bytes);
+  std::string out(bytes.size() * 4 + 16, '\0');
+  char* inp = in.data();
+  std::size_t inleft = in.size();
+  char* outp = out.data();
+  std::size_t outleft = out.size();
+  const std::size_t rc = ::iconv(cd, &inp, &inleft, &outp, &outleft);
+  ::iconv_close(cd);
+  if (rc == static_cast<std::size_t>(-1))
+    return fail(ErrorCode::archive_encoding,
+                fmt::format("the bytes at offset {} are not valid {}", in.size() - inleft, encoding), "");
+  out.resize(out.size() - outleft);
+  return out;
+}
+
+void remove_tree(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
+
+} // namespace cudnnctl::platform
