@@ -21,7 +21,7 @@ struct ReadOptions {
 struct ExtractOptions {
   ReadOptions read;
   SafetyPolicy policy;
-  unsigned threads = 0;                                  // 0: one per core
+  unsigned threads = 0;  // zip: 0 = one per core; tar.xz: 0 or 1 = one (bounded memory), more = liblzma's threaded decoder
   std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
 };

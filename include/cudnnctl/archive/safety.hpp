@@ -18,7 +18,7 @@ struct SafetyPolicy {
   std::string archive;             // for messages
   std::string expected_top;        // the single top-level folder; empty: any single folder
   std::uint64_t max_total_size = 8ull << 30;  // declared and actual inflated bytes
-  double max_ratio = 1000.0;       // uncompressed/compressed per member (zip)
+  double max_ratio = 100.0;        // uncompressed/compressed per member (zip); NVIDIA's stay under ~10
 };
 
 /// Default cap: 8 GiB, or 4x the catalog size when known (whichever is smaller).

@@ -1,0 +1,32 @@
+#pragma once
+// Paths of the archives tests/archive/make_test_archives.py writes (a CTest fixture runs it first),
+// and a temporary folder that removes itself.
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace cudnnctl::testing {
+
+inline std::string test_archive(const std::string& relative) { return std::string(CUDNNCTL_TEST_ARCHIVES) + "/" + relative; }
+
+class TempDir {
+public:
+  TempDir() {
+    static int counter = 0;
+    m_path = std::filesystem::temp_directory_path() / ("cudnnctl-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+  }
+  const std::filesystem::path& path() const { return m_path; }
+  std::string str() const { return m_path.string(); }
+
+private:
+  std::filesystem::path m_path;
+};
+
+} // namespace cudnnctl::testing

@@ -1,0 +1,113 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../archive/test_archives.hpp"
+#include "cudnnctl/app/app.hpp"
+#include "cudnnctl/base/sha256.hpp"
+
+using namespace cudnnctl;
+using cudnnctl::testing::TempDir;
+using cudnnctl::testing::test_archive;
+namespace fs = std::filesystem;
+
+namespace {
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+Run run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
+const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
+
+// a copy of a test archive under NVIDIA's name
+std::string named_copy(const TempDir& tmp, const std::string& source, const std::string& name) {
+  const auto p = (tmp.path() / name).string();
+  fs::copy_file(test_archive(source), p);
+  return p;
+}
+} // namespace
+
+TEST_CASE("verify: the catalog hash fails closed for a stand-in under NVIDIA's name", "[cli][verify]") {
+  TempDir tmp;
+  const auto zip = named_copy(tmp, "good/python-" + W91 + ".zip", W91 + ".zip");
+  const auto r = run({"verify", zip, "--json"});
+  CHECK(r.code == 4);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["error"]["code"] == "verify.mismatch");
+  CHECK_THAT(j["error"]["message"].get<std::string>(),
+             Catch::Contains("3083b5bf20b0b2b29305de088e0b2cdbb78b5190655a27e8a7c596e47042eedf") && Catch::Contains("incomplete download"));
+}
+
+TEST_CASE("verify: --sha256, the sidecar and --allow-unverified", "[cli][verify]") {
+  TempDir tmp;
+  const auto tar = named_copy(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  const auto hash = *sha256_file(tar);
+  const auto ok = run({"verify", tar, "--sha256", hash});
+  CHECK(ok.code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("verified") && Catch::Contains("--sha256"));
+  CHECK(run({"verify", tar, "--sha256", std::string(64, '0')}).code == 4);
+  CHECK(run({"verify", tar, "--sha256", "123"}).code == 4);
+
+  // catalog knows this name (NVIDIA's hash), so a stand-in fails unless a sidecar overrides
+  CHECK(run({"verify", tar}).code == 4);
+  std::ofstream(tar + ".sha256") << hash << "  " << L91 << ".tar.xz\n";
+  const auto side = run({"verify", tar, "--json"});
+  CHECK(side.code == 0);
+  CHECK(nlohmann::json::parse(side.out)["matched"]["origin"].get<std::string>().rfind("sidecar", 0) == 0);
+
+  const auto unknown = named_copy(tmp, "good/" + L91 + ".tar.xz", "cudnn-linux-x86_64-9.99.0.1_cuda13-archive.tar.xz");
+  const auto refused = run({"verify", unknown});
+  CHECK(refused.code == 5);
+  CHECK_THAT(refused.err, Catch::Contains("no expected SHA-256") && Catch::Contains("--allow-unverified"));
+  const auto allowed = run({"verify", unknown, "--allow-unverified"});
+  CHECK(allowed.code == 0);
+  CHECK_THAT(allowed.out + allowed.err, Catch::Contains("UNVERIFIED"));
+}
+
+TEST_CASE("verify: a login page saved as the archive is said so", "[cli][verify]") {
+  TempDir tmp;
+  const auto page = named_copy(tmp, "odd/login-page.zip", W91 + ".zip");
+  const auto r = run({"verify", page});
+  CHECK(r.code == 6);
+  CHECK_THAT(r.err, Catch::Contains("web page") && Catch::Contains("logged in"));
+  CHECK(run({"verify", (tmp.path() / "missing.zip").string(), "--sha256", std::string(64, 'a')}).code == 8);
+}
+
+TEST_CASE("extract: verified extraction into a new folder; hostile and mismatched leave nothing", "[cli][extract]") {
+  TempDir tmp;
+  const auto zip = named_copy(tmp, "good/python-" + W91 + ".zip", W91 + ".zip");
+  const auto hash = *sha256_file(zip);
+  const auto dest = (tmp.path() / "out").string();
+  const auto r = run({"extract", zip, "--sha256", hash, "--to", dest, "--json"});
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["verified"] == true);
+  CHECK(j["files"] == 8);
+  CHECK(fs::exists(fs::path(dest) / W91 / "bin/cudnn64_9.dll"));
+  CHECK(run({"extract", zip, "--sha256", hash, "--to", dest}).code == 8);  // never over existing files
+
+  const auto dest2 = (tmp.path() / "out2").string();
+  CHECK(run({"extract", zip, "--sha256", std::string(64, 'e'), "--to", dest2}).code == 4);
+  CHECK_FALSE(fs::exists(dest2));
+  fs::create_directories(tmp.path() / "h");
+  const auto hostile = named_copy(tmp, "hostile/dotdot.zip", "h/" + W91 + ".zip");
+  const auto dest3 = (tmp.path() / "h" / "out").string();
+  const auto h = run({"extract", hostile, "--allow-unverified", "--to", dest3});
+  CHECK(h.code == 6);
+  CHECK_THAT(h.err, Catch::Contains("refused") && Catch::Contains(".."));
+  CHECK_FALSE(fs::exists(dest3));
+  CHECK_FALSE(fs::exists(tmp.path() / "evil.dll"));
+  std::size_t left = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(tmp.path() / "h")) ++left;
+  CHECK(left == 1);  // only the archive itself: no staging folder stays behind
+}
