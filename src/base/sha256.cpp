@@ -50,7 +50,7 @@ Result<std::string> sha256_file(const std::string& path, const ProgressFn& progr
     std::fseek(f, 0, SEEK_SET);
   }
   Sha256 h;
-  std::vector<unsigned char> buf(1 << 20);
+  std::vector<unsigned char> buf(1 << 18);
   std::uint64_t done = 0;
   for (;;) {
     const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
