@@ -1,6 +1,8 @@
 #include <zip.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -36,10 +38,90 @@ std::string zip_error_text(int code) {
   return s;
 }
 
+// A libzip source over one file with a 1 MiB read-ahead buffer: libzip's own file source asks for a
+// few KiB at a time, which costs a seek and a read system call per request.
+class BufferedSource {
+public:
+  static zip_source_t* create(platform::ReadOnlyFile file, zip_error_t* error) {
+    auto* self = new BufferedSource(std::move(file));
+    zip_source_t* src = zip_source_function_create(&BufferedSource::callback, self, error);
+    if (!src) delete self;
+    return src;
+  }
+
+private:
+  explicit BufferedSource(platform::ReadOnlyFile file) : m_file(std::move(file)), m_buffer(1 << 20) { zip_error_init(&m_error); }
+  ~BufferedSource() { zip_error_fini(&m_error); }
+
+  static zip_int64_t callback(void* state, void* data, zip_uint64_t len, zip_source_cmd_t cmd) {
+    auto* s = static_cast<BufferedSource*>(state);
+    switch (cmd) {
+    case ZIP_SOURCE_OPEN: s->m_pos = 0; return 0;
+    case ZIP_SOURCE_READ: return s->read(static_cast<char*>(data), len);
+    case ZIP_SOURCE_CLOSE: return 0;
+    case ZIP_SOURCE_STAT: {
+      auto* st = static_cast<zip_stat_t*>(data);
+      zip_stat_init(st);
+      st->size = s->m_file.size();
+      st->valid |= ZIP_STAT_SIZE;
+      return sizeof(zip_stat_t);
+    }
+    case ZIP_SOURCE_ERROR: return zip_error_to_data(&s->m_error, data, len);
+    case ZIP_SOURCE_FREE: delete s; return 0;
+    case ZIP_SOURCE_SEEK: {
+      const zip_int64_t to = zip_source_seek_compute_offset(s->m_pos, s->m_file.size(), data, len, &s->m_error);
+      if (to < 0) return -1;
+      s->m_pos = static_cast<std::uint64_t>(to);
+      return 0;
+    }
+    case ZIP_SOURCE_TELL: return static_cast<zip_int64_t>(s->m_pos);
+    case ZIP_SOURCE_SUPPORTS:
+      return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR,
+                                            ZIP_SOURCE_FREE, ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL, ZIP_SOURCE_SUPPORTS, -1);
+    default: zip_error_set(&s->m_error, ZIP_ER_OPNOTSUPP, 0); return -1;
+    }
+  }
+
+  zip_int64_t read(char* out, zip_uint64_t len) {
+    zip_uint64_t done = 0;
+    while (done < len && m_pos < m_file.size()) {
+      if (m_pos < m_buf_start || m_pos >= m_buf_start + m_buf_len) {
+        const auto n = m_file.read_at(m_pos, m_buffer.data(), m_buffer.size());
+        if (n < 0) {
+          zip_error_set(&m_error, ZIP_ER_READ, errno);
+          return -1;
+        }
+        if (n == 0) break;
+        m_buf_start = m_pos;
+        m_buf_len = static_cast<std::uint64_t>(n);
+      }
+      const auto off = m_pos - m_buf_start;
+      const auto take = std::min<zip_uint64_t>(len - done, m_buf_len - off);
+      std::memcpy(out + done, m_buffer.data() + off, take);
+      done += take;
+      m_pos += take;
+    }
+    return static_cast<zip_int64_t>(done);
+  }
+
+  platform::ReadOnlyFile m_file;
+  std::vector<char> m_buffer;
+  std::uint64_t m_pos = 0, m_buf_start = 0, m_buf_len = 0;
+  zip_error_t m_error;
+};
+
 Result<ZipPtr> open_zip(const std::string& path) {
   int code = 0;
-  zip_t* z = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  auto file = platform::ReadOnlyFile::open(path);
+  if (!file) return Unexpected<Error>(file.error());
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* src = BufferedSource::create(std::move(*file), &error);
+  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
+  code = zip_error_code_zip(&error);
+  zip_error_fini(&error);
   if (z) return ZipPtr(z);
+  if (src) zip_source_free(src);
   const auto size = platform::file_size(path);
   if (code == ZIP_ER_NOZIP)
     return fail(ErrorCode::archive_corrupt,

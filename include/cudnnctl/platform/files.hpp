@@ -23,6 +23,23 @@ private:
   std::intptr_t m_handle = -1;
 };
 
+/// A file opened for positional reads (several readers may share nothing: each opens its own).
+class ReadOnlyFile {
+public:
+  static Result<ReadOnlyFile> open(const std::string& path);
+  ReadOnlyFile(ReadOnlyFile&& other) noexcept;
+  ReadOnlyFile& operator=(ReadOnlyFile&&) = delete;
+  ~ReadOnlyFile();
+  std::uint64_t size() const { return m_size; }
+  /// Reads up to `n` bytes at `offset`; returns the count (0 at the end) or -1 on error (errno set).
+  std::int64_t read_at(std::uint64_t offset, void* buffer, std::size_t n) const;
+
+private:
+  ReadOnlyFile(std::intptr_t handle, std::uint64_t size) : m_handle(handle), m_size(size) {}
+  std::intptr_t m_handle = -1;
+  std::uint64_t m_size = 0;
+};
+
 /// Creates `path` and its missing parents (mode 0755). Fails if a component exists and is not a directory.
 Result<void> make_directories(const std::string& path);
 /// Creates a symbolic link at `path` pointing to `target` (stored as given).

@@ -56,6 +56,34 @@ Result<void> NewFile::close() {
   return {};
 }
 
+Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == ENOENT)
+      return fail(ErrorCode::file_not_found, fmt::format("'{}' does not exist", path), "check the path of the archive", path);
+    return io_error("cannot open", path, e);
+  }
+  struct stat st {};
+  ::fstat(fd, &st);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  return ReadOnlyFile(fd, static_cast<std::uint64_t>(st.st_size));
+}
+
+ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept : m_handle(other.m_handle), m_size(other.m_size) { other.m_handle = -1; }
+
+ReadOnlyFile::~ReadOnlyFile() {
+  if (m_handle >= 0) ::close(static_cast<int>(m_handle));
+}
+
+std::int64_t ReadOnlyFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  for (;;) {
+    const ssize_t r = ::pread(static_cast<int>(m_handle), buffer, n, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    return r;
+  }
+}
+
 Result<void> make_directories(const std::string& path) {
   std::string partial;
   std::size_t pos = 0;
