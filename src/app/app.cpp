@@ -46,7 +46,7 @@ int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
-  app.set_version_flag("--version", version_text());
+  app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
   Io io{out, err, false, err_is_tty, {}};
   std::vector<std::pair<CLI::App*, CommandRun>> runs;

@@ -1,5 +1,7 @@
 #include "cudnnctl/base/strings.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace cudnnctl {
@@ -93,6 +95,17 @@ bool is_sha256_hex(std::string_view s) {
   for (char c : s)
     if (!(is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
   return true;
+}
+
+int compare_dotted(std::string_view a, std::string_view b) {
+  const auto pa = split(a, '.');
+  const auto pb = split(b, '.');
+  for (std::size_t i = 0; i < std::max(pa.size(), pb.size()); ++i) {
+    const auto va = i < pa.size() ? parse_decimal(pa[i], 9).value_or(0) : 0;
+    const auto vb = i < pb.size() ? parse_decimal(pb[i], 9).value_or(0) : 0;
+    if (va != vb) return va < vb ? -1 : 1;
+  }
+  return 0;
 }
 
 std::string human_size(std::uint64_t bytes) {

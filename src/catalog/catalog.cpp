@@ -41,17 +41,6 @@ Unexpected<Error> invalid(const std::string& origin, std::string what) {
 
 } // namespace
 
-int compare_dotted(std::string_view a, std::string_view b) {
-  const auto pa = split(a, '.');
-  const auto pb = split(b, '.');
-  for (std::size_t i = 0; i < std::max(pa.size(), pb.size()); ++i) {
-    const auto va = i < pa.size() ? parse_decimal(pa[i], 9).value_or(0) : 0;
-    const auto vb = i < pb.size() ? parse_decimal(pb[i], 9).value_or(0) : 0;
-    if (va != vb) return va < vb ? -1 : 1;
-  }
-  return 0;
-}
-
 Result<Catalog> Catalog::parse(std::string_view json_text, std::string origin) {
   json doc;
   try {

@@ -27,6 +27,8 @@ std::string code_point_label(char32_t cp);
 std::string to_hex(const unsigned char* data, std::size_t n);
 /// True for exactly 64 hex digits (either case).
 bool is_sha256_hex(std::string_view s);
+/// Compares dotted numeric versions ("12.4" < "12.10"); missing or non-numeric parts count as 0.
+int compare_dotted(std::string_view a, std::string_view b);
 /// "669629858 bytes (638.61 MiB)"
 std::string human_size(std::uint64_t bytes);
 

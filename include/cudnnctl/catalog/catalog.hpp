@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/base/strings.hpp"
 
 namespace cudnnctl {
 
@@ -74,7 +75,5 @@ private:
   std::vector<ReleaseInfo> m_releases;
 };
 
-/// Compares dotted numeric versions ("12.4" < "12.10"). Non-numeric parts compare as 0.
-int compare_dotted(std::string_view a, std::string_view b);
 
 } // namespace cudnnctl

@@ -1,0 +1,38 @@
+#pragma once
+// Environment variables behind a seam: the real process environment, or a map in tests.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnnctl::platform {
+
+class Environment {
+public:
+  virtual ~Environment() = default;
+  virtual std::optional<std::string> get(const std::string& name) const = 0;
+  /// Every variable name (for CUDA_PATH_V<maj>_<min>).
+  virtual std::vector<std::string> names() const = 0;
+};
+
+class ProcessEnvironment final : public Environment {
+public:
+  std::optional<std::string> get(const std::string& name) const override;
+  std::vector<std::string> names() const override;
+};
+
+class MapEnvironment final : public Environment {
+public:
+  explicit MapEnvironment(std::map<std::string, std::string> vars) : m_vars(std::move(vars)) {}
+  std::optional<std::string> get(const std::string& name) const override;
+  std::vector<std::string> names() const override;
+
+private:
+  std::map<std::string, std::string> m_vars;
+};
+
+/// The PATH list separator of this platform (':' or ';').
+char path_list_separator();
+
+} // namespace cudnnctl::platform

@@ -1,0 +1,211 @@
+#include "cudnnctl/env/toolkit.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/host.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_head(const fs::path& p, std::size_t limit = 1 << 20) {
+  std::ifstream in(p, std::ios::binary);
+  std::string s(limit, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(limit));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+// "12.4.1" -> "12.4"
+std::string major_minor(const std::string& v) {
+  const auto parts = split(v, '.');
+  if (parts.size() < 2 || !all_digits(parts[0]) || !all_digits(parts[1])) return {};
+  return std::string(parts[0]) + "." + std::string(parts[1]);
+}
+
+bool has_dll(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (to_lower_ascii(e.path().extension().string()) == ".dll") return true;
+  return false;
+}
+
+std::vector<std::string> default_roots(const platform::Environment& env) {
+  std::vector<std::string> roots;
+  std::error_code ec;
+  if (platform::detect_host().os == Os::windows) {
+    const auto pf = env.get("ProgramFiles").value_or("C:\\Program Files");
+    const fs::path base = fs::path(pf) / "NVIDIA GPU Computing Toolkit" / "CUDA";
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(base, ec))
+      if (e.path().filename().string().starts_with("v")) found.push_back(e.path());
+    std::sort(found.begin(), found.end(), std::greater<>());
+    for (const auto& f : found) roots.push_back(f.string());
+    return roots;
+  }
+  roots.push_back("/usr/local/cuda");
+  std::vector<std::string> versioned;
+  for (const auto& e : fs::directory_iterator("/usr/local", ec))
+    if (e.path().filename().string().starts_with("cuda-")) versioned.push_back(e.path().string());
+  std::sort(versioned.begin(), versioned.end(), std::greater<>());
+  roots.insert(roots.end(), versioned.begin(), versioned.end());
+  roots.push_back("/opt/cuda");
+  return roots;
+}
+
+} // namespace
+
+Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_by) {
+  std::error_code ec;
+  const fs::path r(root);
+  if (!fs::is_directory(r, ec))
+    return fail(ErrorCode::file_not_found, fmt::format("'{}' ({}) is not a folder", root, found_by),
+                "give the CUDA toolkit's root folder, the one that holds bin/ and include/", root);
+  Toolkit t;
+  t.root = root;
+  t.found_by = found_by;
+  t.include_dir = "include";
+  if (fs::exists(r / "version.json", ec)) {
+    try {
+      const auto j = nlohmann::json::parse(read_head(r / "version.json"));
+      t.version = major_minor(j.at("cuda").at("version").get<std::string>());
+      t.version_source = "version.json";
+    } catch (const std::exception&) {
+    }
+  }
+  if (t.version.empty() && fs::exists(r / "version.txt", ec)) {
+    std::smatch m;
+    const auto text = read_head(r / "version.txt", 4096);
+    static const std::regex re(R"(CUDA Version (\d+\.\d+))");
+    if (std::regex_search(text, m, re)) {
+      t.version = m[1];
+      t.version_source = "version.txt";
+    }
+  }
+  if (t.version.empty() && fs::exists(r / "include" / "cuda.h", ec)) {
+    std::smatch m;
+    const auto text = read_head(r / "include" / "cuda.h");
+    static const std::regex re(R"(#define\s+CUDA_VERSION\s+(\d+))");
+    if (std::regex_search(text, m, re)) {
+      const auto v = std::stoul(m[1]);
+      t.version = fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
+      t.version_source = "include/cuda.h";
+    }
+  }
+  if (t.version.empty() && !fs::exists(r / "include" / "cuda.h", ec))
+    return fail(ErrorCode::file_not_found,
+                fmt::format("'{}' ({}) is not a CUDA toolkit: it has no version.json, version.txt or include/cuda.h", root, found_by),
+                "give the CUDA toolkit's root folder, the one that holds bin/ and include/", root);
+
+  const bool windows = fs::exists(r / "bin" / "nvcc.exe", ec) || has_dll(r / "bin") || has_dll(r / "bin" / "x64") ||
+                       fs::is_directory(r / "lib" / "x64", ec);
+  if (windows) {
+    t.os = Os::windows;
+    t.dll_dir = has_dll(r / "bin" / "x64") ? "bin/x64" : "bin";
+    t.lib_dir = "lib/x64";
+  } else {
+    t.os = Os::linux_os;
+    if (fs::exists(r / "lib64", ec)) t.lib_dir = "lib64";
+    else if (fs::is_directory(r / "targets", ec)) {
+      for (const auto& e : fs::directory_iterator(r / "targets", ec))
+        if (fs::is_directory(e.path() / "lib", ec)) {
+          t.lib_dir = "targets/" + e.path().filename().string() + "/lib";
+          break;
+        }
+    }
+    if (t.lib_dir.empty()) t.lib_dir = "lib";
+  }
+  return t;
+}
+
+std::vector<Toolkit> find_toolkits(const platform::Environment& env, const std::optional<std::string>& cuda_path,
+                                   std::vector<std::string>* notes, const std::optional<std::vector<std::string>>& roots) {
+  std::vector<std::pair<std::string, std::string>> candidates;  // path, found by
+  if (cuda_path) candidates.emplace_back(*cuda_path, "--cuda-path");
+  if (auto v = env.get("CUDA_PATH")) candidates.emplace_back(*v, "CUDA_PATH");
+  std::vector<std::string> versioned;
+  for (const auto& n : env.names())
+    if (n.starts_with("CUDA_PATH_V")) versioned.push_back(n);
+  std::sort(versioned.begin(), versioned.end(), [](const std::string& a, const std::string& b) {
+    auto key = [](const std::string& s) {
+      auto rest = s.substr(11);
+      std::replace(rest.begin(), rest.end(), '_', '.');
+      return rest;
+    };
+    return compare_dotted(key(a), key(b)) > 0;
+  });
+  for (const auto& n : versioned) candidates.emplace_back(*env.get(n), n);
+  if (auto v = env.get("CUDA_HOME")) candidates.emplace_back(*v, "CUDA_HOME");
+  if (auto path = env.get("PATH")) {
+    for (auto dir : split(*path, platform::path_list_separator())) {
+      if (dir.empty()) continue;
+      std::error_code ec;
+      const fs::path d{std::string(dir)};
+      if (fs::exists(d / "nvcc", ec) || fs::exists(d / "nvcc.exe", ec)) {
+        candidates.emplace_back(d.parent_path().string(), fmt::format("nvcc on PATH ({})", d.string()));
+        break;
+      }
+    }
+  }
+  for (const auto& r : roots ? *roots : default_roots(env)) candidates.emplace_back(r, "default location");
+
+  std::vector<Toolkit> out;
+  std::vector<fs::path> seen;
+  for (const auto& [path, by] : candidates) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      if (notes && by != "default location") notes->push_back(fmt::format("{} names '{}', which does not exist", by, path));
+      continue;
+    }
+    const auto canonical = fs::weakly_canonical(path, ec);
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
+    auto t = read_toolkit(path, by);
+    if (!t) {
+      if (notes) notes->push_back(t.error().message);
+      continue;
+    }
+    seen.push_back(canonical);
+    out.push_back(std::move(*t));
+  }
+  return out;
+}
+
+ToolkitChoice choose_toolkit(const std::vector<Toolkit>& toolkits, const std::optional<std::string>& cuda_major) {
+  ToolkitChoice c;
+  if (toolkits.empty()) {
+    c.reason = "no CUDA toolkit was found (looked at --cuda-path, CUDA_PATH, CUDA_PATH_V*, CUDA_HOME, nvcc on PATH and the usual places)";
+    return c;
+  }
+  if (toolkits.front().found_by == "--cuda-path") {
+    c.toolkit = toolkits.front();
+    c.reason = fmt::format("{} (CUDA {}) because --cuda-path names it", c.toolkit->root, c.toolkit->version);
+    return c;
+  }
+  if (cuda_major) {
+    for (const auto& t : toolkits)
+      if (t.major() == *cuda_major) {
+        c.toolkit = t;
+        c.reason = fmt::format("{} (CUDA {}, found by {}): the first toolkit of CUDA {} that the archive needs", t.root, t.version,
+                               t.found_by, *cuda_major);
+        return c;
+      }
+    c.reason = fmt::format("none of the {} toolkits found is CUDA {}.x, which the archive needs", toolkits.size(), *cuda_major);
+    return c;
+  }
+  c.toolkit = toolkits.front();
+  c.reason = fmt::format("{} (CUDA {}) because {} names it first", c.toolkit->root, c.toolkit->version, c.toolkit->found_by);
+  return c;
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,26 @@
+#include <cstdlib>
+
+#include "cudnnctl/platform/environment.hpp"
+
+extern char** environ;
+
+namespace cudnnctl::platform {
+
+std::optional<std::string> ProcessEnvironment::get(const std::string& name) const {
+  const char* v = std::getenv(name.c_str());
+  if (!v) return std::nullopt;
+  return std::string(v);
+}
+
+std::vector<std::string> ProcessEnvironment::names() const {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    out.push_back(kv.substr(0, kv.find('=')));
+  }
+  return out;
+}
+
+char path_list_separator() { return ':'; }
+
+} // namespace cudnnctl::platform
