@@ -33,6 +33,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::archive_encoding: return "archive.name-encoding";
   case ErrorCode::archive_layout: return "archive.layout";
   case ErrorCode::archive_too_large: return "archive.too-large";
+  case ErrorCode::incompatible: return "install.incompatible";
   }
   return "internal";
 }
@@ -64,6 +65,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::archive_encoding:
   case ErrorCode::archive_layout:
   case ErrorCode::archive_too_large: return ExitCode::bad_archive;
+  case ErrorCode::incompatible: return ExitCode::incompatible;
   }
   return ExitCode::failure;
 }

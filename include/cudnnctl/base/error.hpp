@@ -35,7 +35,10 @@ enum class ErrorCode {
   archive_encoding,
   archive_layout,
   archive_too_large,
+  incompatible,
 };
+/// The last code; tests walk every code up to it.
+constexpr ErrorCode k_last_error_code = ErrorCode::incompatible;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;
