@@ -1,0 +1,36 @@
+#pragma once
+// Reads what the dynamic loader needs from an ELF shared object: SONAME, DT_NEEDED, RUNPATH/RPATH and
+// the machine. Reads only the headers it needs through a positional-read callback, so a 234 MB
+// library costs a few KiB of I/O. Every offset and size is checked: the input may be anything.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl {
+
+struct ElfDynamicInfo {
+  bool is_64 = true;
+  bool little_endian = true;
+  std::uint16_t machine = 0;  // EM_X86_64 = 62, EM_AARCH64 = 183, EM_PPC64 = 21
+  std::string soname;
+  std::vector<std::string> needed;
+  std::string runpath;
+  std::string rpath;
+};
+
+/// Reads up to `n` bytes at `offset`; returns fewer at the end of the file.
+using ReadAt = std::function<std::string(std::uint64_t offset, std::size_t n)>;
+
+/// Parses the dynamic section. `what` names the file in errors.
+Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string& what);
+
+/// The same for a file on disk.
+Result<ElfDynamicInfo> read_elf_file(const std::string& path);
+
+/// "x86_64", "aarch64", "ppc64le", or "machine N".
+std::string elf_machine_name(std::uint16_t machine);
+
+} // namespace cudnnctl
