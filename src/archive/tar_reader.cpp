@@ -7,12 +7,14 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/archive/entry_name.hpp"
 #include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
@@ -209,6 +211,8 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
       auto out = platform::NewFile::create(target, e->mode ? e->mode : 0644);
       if (!out) return Unexpected<Error>(out.error());
       std::uint64_t got = 0;
+      std::optional<Sha256> member_hash;
+      if (options.hash_members) member_hash.emplace();
       for (;;) {
         const void* block = nullptr;
         std::size_t size = 0;
@@ -226,9 +230,11 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
                       fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e->name, e->size),
                       "download the archive again from NVIDIA", path);
         if (auto ok = out->write(block, size); !ok) return Unexpected<Error>(ok.error());
+        if (member_hash) member_hash->update(block, size);
         if (options.on_bytes) options.on_bytes(size);
       }
       if (auto ok = out->close(); !ok) return Unexpected<Error>(ok.error());
+      if (member_hash) result.member_sha256[e->name] = member_hash->finish();
       result.bytes_written += got;
       ++result.files;
     } else {

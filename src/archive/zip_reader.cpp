@@ -5,7 +5,9 @@
 #include <cstring>
 #include <atomic>
 #include <memory>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -13,6 +15,7 @@
 
 #include "cudnnctl/archive/entry_name.hpp"
 #include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/files.hpp"
 
@@ -230,6 +233,8 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> written{0};
   std::mutex error_mutex;
+  std::mutex hash_mutex;
+  std::map<std::string, std::string> hashes;
   Error first_error;
   auto record = [&](Error e) {
     std::lock_guard lock(error_mutex);
@@ -258,6 +263,8 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
         return record(out.error());
       }
       std::uint64_t got = 0;
+      std::optional<Sha256> member_hash;
+      if (options.hash_members) member_hash.emplace();
       for (;;) {
         const zip_int64_t n = zip_fread(zf, buf.data(), buf.size());
         if (n < 0) {
@@ -282,12 +289,18 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
           zip_fclose(zf);
           return record(ok.error());
         }
+        if (member_hash) member_hash->update(buf.data(), static_cast<std::size_t>(n));
         written.fetch_add(static_cast<std::uint64_t>(n));
         if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
         if (failed.load()) break;
       }
       zip_fclose(zf);
       if (auto ok = out->close(); !ok) return record(ok.error());
+      if (member_hash) {
+        auto digest = member_hash->finish();
+        std::lock_guard lock(hash_mutex);
+        hashes[e.name] = std::move(digest);
+      }
       if (got != e.size && !failed.load())
         return record(Error{ErrorCode::archive_corrupt,
                             fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
@@ -308,6 +321,7 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
       if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
   result.files = files.size();
   result.bytes_written = written.load();
+  result.member_sha256 = std::move(hashes);
   result.listing = std::move(*listing);
   return result;
 }

@@ -19,7 +19,11 @@ W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive"
 L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive"
 W76 = "cuda"  # legacy top folder
 
-HEADER = b"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n"
+def header(major, minor, patch):
+    return f"#define CUDNN_MAJOR {major}\n#define CUDNN_MINOR {minor}\n#define CUDNN_PATCHLEVEL {patch}\n".encode()
+
+
+HEADER = header(9, 1, 0)
 
 
 def win_members(top):
@@ -54,7 +58,7 @@ def zip_with_symlink(path, top, link, target):
         z.writestr(info, target)
 
 
-def tar_xz(path, top, extra=None, links=True):
+def tar_xz(path, top, extra=None, links=True, version_header=HEADER):
     with tarfile.open(path, "w:xz") as t:
         def add(name, data=None, kind=tarfile.REGTYPE, target="", mode=0o644):
             ti = tarfile.TarInfo(name)
@@ -69,7 +73,7 @@ def tar_xz(path, top, extra=None, links=True):
         add(top, kind=tarfile.DIRTYPE, mode=0o755)
         add(f"{top}/include", kind=tarfile.DIRTYPE, mode=0o755)
         add(f"{top}/lib", kind=tarfile.DIRTYPE, mode=0o755)
-        add(f"{top}/include/cudnn_version.h", HEADER)
+        add(f"{top}/include/cudnn_version.h", version_header)
         add(f"{top}/LICENSE", b"license text\n")
         for lib in ("libcudnn", "libcudnn_ops"):
             add(f"{top}/lib/{lib}.so.9.1.0", os.urandom(30000), mode=0o755)
@@ -104,12 +108,13 @@ def main():
         subprocess.run(["7z", "a", "-tzip", "-bso0", "-bsp0", os.path.abspath(os.path.join(good, f"7z-{W91}.zip")), W91], cwd=src, check=True)
     tar_xz(os.path.join(good, f"{L91}.tar.xz"), L91)
     with tarfile.open(os.path.join(good, "cudnn-11.2-linux-x64-v8.1.1.33.tgz"), "w:gz") as t:
-        for name, data in {"cuda/include/cudnn_version.h": HEADER, "cuda/lib64/libcudnn.so.8.1.1": b"x" * 1000}.items():
+        for name, data in {"cuda/include/cudnn_version.h": header(8, 1, 1), "cuda/lib64/libcudnn.so.8.1.1": b"x" * 1000,
+                           "cuda/NVIDIA_SLA_cuDNN_Support.txt": b"license"}.items():
             ti = tarfile.TarInfo(name)
             ti.size = len(data)
             t.addfile(ti, io.BytesIO(data))
     write_zip(os.path.join(good, "cudnn-10.2-windows10-x64-v7.6.5.32.zip"),
-              {"cuda/bin/cudnn64_7.dll": b"d" * 5000, "cuda/include/cudnn.h": HEADER, "cuda/lib/x64/cudnn.lib": b"l" * 100})
+              {"cuda/bin/cudnn64_7.dll": b"d" * 5000, "cuda/include/cudnn.h": header(7, 6, 5), "cuda/lib/x64/cudnn.lib": b"l" * 100})
 
     # ---- hostile zips: each breaks one rule
     def hz(rule, extra_name, data=b"x"):
@@ -148,6 +153,11 @@ def main():
     tar_xz(os.path.join(bad, "tar-dotdot.tar.xz"), L91, [(f"{L91}/../evil", b"x")])
     tar_xz(os.path.join(bad, "tar-absolute.tar.xz"), L91, [("/tmp/evil", b"x")])
     tar_xz(os.path.join(bad, "tar-fifo.tar.xz"), L91, [(f"{L91}/fifo", None, tarfile.FIFOTYPE, "")])
+
+    # ---- content that disagrees with NVIDIA's name, or is not cuDNN's
+    tar_xz(os.path.join(odd, "header-mismatch.tar.xz"), L91, version_header=header(9, 2, 0))
+    tar_xz(os.path.join(odd, "wrong-major-lib.tar.xz"), L91, [(f"{L91}/lib/libcudnn_ops_infer.so.8", b"old")])
+    tar_xz(os.path.join(odd, "replaces-cuda-h.tar.xz"), L91, [(f"{L91}/include/cuda.h", b"not cuDNN's")])
 
     # ---- odd: damaged, not archives, encodings
     good_zip = os.path.join(good, f"python-{W91}.zip")

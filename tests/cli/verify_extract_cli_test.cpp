@@ -100,11 +100,12 @@ TEST_CASE("extract: verified extraction into a new folder; hostile and mismatche
   CHECK(run({"extract", zip, "--sha256", std::string(64, 'e'), "--to", dest2}).code == 4);
   CHECK_FALSE(fs::exists(dest2));
   fs::create_directories(tmp.path() / "h");
-  const auto hostile = named_copy(tmp, "hostile/dotdot.zip", "h/" + W91 + ".zip");
+  // a name the catalog does not know, so the hash check (fail-closed) does not answer first
+  const auto hostile = named_copy(tmp, "hostile/dotdot.zip", "h/cudnn-windows-x86_64-9.99.0.1_cuda12-archive.zip");
   const auto dest3 = (tmp.path() / "h" / "out").string();
   const auto h = run({"extract", hostile, "--allow-unverified", "--to", dest3});
   CHECK(h.code == 6);
-  CHECK_THAT(h.err, Catch::Contains("refused") && Catch::Contains(".."));
+  CHECK_THAT(h.err, Catch::Contains("refused") && Catch::Contains("cudnn-windows-x86_64-9.1.0.70_cuda12-archive/"));
   CHECK_FALSE(fs::exists(dest3));
   CHECK_FALSE(fs::exists(tmp.path() / "evil.dll"));
   std::size_t left = 0;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "cudnnctl/archive/listing.hpp"
@@ -24,12 +25,14 @@ struct ExtractOptions {
   unsigned threads = 0;  // zip: 0 = one per core; tar.xz: 0 or 1 = one (bounded memory), more = liblzma's threaded decoder
   std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
+  bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
 };
 
 struct ExtractResult {
   ArchiveListing listing;       // names normalised
   std::uint64_t bytes_written = 0;
   std::size_t files = 0;
+  std::map<std::string, std::string> member_sha256;  // normalised member name -> SHA-256 (with hash_members)
 };
 
 /// Lists an archive's members (a tar stream is read to its end, so stream errors surface here).

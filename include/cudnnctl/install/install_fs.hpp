@@ -1,0 +1,69 @@
+#pragma once
+// The file operations an install transaction performs, behind a seam: the real file system, and a
+// fault-injecting one that fails the Nth change (ENOSPC, EACCES, a failed rename) for tests.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl {
+
+enum class FsEntry { missing, file, directory, symlink };
+
+class InstallFs {
+public:
+  virtual ~InstallFs() = default;
+  virtual FsEntry entry(const std::string& path) const = 0;
+  virtual Result<void> make_dirs(const std::string& path) = 0;
+  /// Atomic rename (same file system); replaces nothing: the target must not exist.
+  virtual Result<void> rename(const std::string& from, const std::string& to) = 0;
+  /// Writes a file through a temporary and a rename, so readers see old or new, never half.
+  virtual Result<void> write_atomic(const std::string& path, const std::string& content) = 0;
+  virtual Result<std::string> read_text(const std::string& path) const = 0;
+  virtual Result<void> remove_tree(const std::string& path) = 0;
+  virtual Result<void> remove_file(const std::string& path) = 0;
+  virtual Result<std::string> sha256(const std::string& path) const = 0;
+  virtual Result<std::uint64_t> size(const std::string& path) const = 0;
+  virtual Result<std::string> read_link(const std::string& path) const = 0;
+  /// Files (and links) directly inside `dir`, by name.
+  virtual std::vector<std::string> list(const std::string& dir) const = 0;
+};
+
+/// The real file system.
+std::unique_ptr<InstallFs> make_real_fs();
+
+enum class Fault { no_space, access_denied, rename_failed };
+
+/// Passes everything to `inner` but fails the `fail_at`-th changing call (1-based: make_dirs, rename,
+/// write_atomic, remove_*) with `fault`, once. Counts changing calls so tests can walk every step.
+class FaultyFs final : public InstallFs {
+public:
+  FaultyFs(InstallFs& inner, std::optional<int> fail_at, Fault fault) : m_inner(inner), m_fail_at(fail_at), m_fault(fault) {}
+  int changes() const { return m_changes; }
+  bool fired() const { return m_fired; }
+
+  FsEntry entry(const std::string& p) const override { return m_inner.entry(p); }
+  Result<void> make_dirs(const std::string& p) override;
+  Result<void> rename(const std::string& a, const std::string& b) override;
+  Result<void> write_atomic(const std::string& p, const std::string& c) override;
+  Result<std::string> read_text(const std::string& p) const override { return m_inner.read_text(p); }
+  Result<void> remove_tree(const std::string& p) override;
+  Result<void> remove_file(const std::string& p) override;
+  Result<std::string> sha256(const std::string& p) const override { return m_inner.sha256(p); }
+  Result<std::uint64_t> size(const std::string& p) const override { return m_inner.size(p); }
+  Result<std::string> read_link(const std::string& p) const override { return m_inner.read_link(p); }
+  std::vector<std::string> list(const std::string& d) const override { return m_inner.list(d); }
+
+private:
+  Result<void> maybe_fail(const std::string& what, const std::string& path);
+  InstallFs& m_inner;
+  std::optional<int> m_fail_at;
+  Fault m_fault;
+  int m_changes = 0;
+  bool m_fired = false;
+};
+
+} // namespace cudnnctl

@@ -1,0 +1,57 @@
+#pragma once
+// install and uninstall: verify (fail-closed) -> extract into staging inside the toolkit's state folder
+// (same file system, so every placement is a rename) -> check content against the name -> plan ->
+// one journaled transaction that backs up what it replaces, moves the new files in and writes the
+// receipt. A lock keeps two runs off one toolkit; every run first finishes or rolls back an interrupted one.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/archive/verify.hpp"
+#include "cudnnctl/install/install_fs.hpp"
+#include "cudnnctl/install/install_plan.hpp"
+#include "cudnnctl/install/receipt.hpp"
+
+namespace cudnnctl {
+
+struct InstallRequest {
+  std::string archive_path;
+  ArchiveName name;
+  std::vector<ExpectedHash> expected;
+  bool allow_unverified = false;
+  Toolkit toolkit;
+  std::vector<SupportRow> support;
+  bool force = false;
+  bool dry_run = false;
+  std::string name_encoding;
+  std::optional<std::uint64_t> catalog_size;
+  std::function<void(std::uint64_t)> on_bytes;
+};
+
+struct InstallOutcome {
+  bool changed = false;
+  bool dry_run = false;
+  std::string summary;
+  InstallPlan plan;
+  std::optional<Receipt> receipt;
+  std::string recovered;  // what the start-up recovery did, if anything
+  std::vector<std::string> warnings;
+};
+
+struct UninstallOutcome {
+  bool changed = false;
+  std::string summary;
+  std::size_t removed = 0;
+  std::size_t restored = 0;
+  std::string recovered;
+};
+
+/// The toolkit's cudnnctl folder: <root>/.cudnnctl
+std::string state_dir_of(const Toolkit& t);
+
+Result<InstallOutcome> install_archive(const InstallRequest& request, InstallFs& fs);
+Result<UninstallOutcome> uninstall_cudnn(const Toolkit& toolkit, InstallFs& fs);
+
+} // namespace cudnnctl

@@ -1,0 +1,147 @@
+// cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
+#include <memory>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/commands/archive_options.hpp"
+#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/progress.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/install/installer.hpp"
+
+namespace cudnnctl {
+
+namespace {
+struct InstallCommandOptions {
+  ArchiveOptions archive;
+  std::string cuda_path;
+  std::string name_encoding;
+  bool dry_run = false;
+  bool force = false;
+  bool no_path = false;
+};
+
+nlohmann::json plan_json(const InstallPlan& plan) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& s : plan.steps)
+    steps.push_back({{"kind", std::string(to_string(s.kind))},
+                     {"source", s.source.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.source)},
+                     {"target", s.target},
+                     {"link_target", s.link_target.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.link_target)},
+                     {"replaces", s.replaces}});
+  return steps;
+}
+
+std::string loader_advice(const Toolkit& t) {
+  if (t.os == Os::windows)
+    return fmt::format("programs find the DLLs when {}\\{} comes first on PATH", t.root, t.dll_dir == "bin/x64" ? "bin\\x64" : "bin");
+  return fmt::format("programs find the libraries when {}/{} is on the loader path (ld.so.conf.d or LD_LIBRARY_PATH)", t.root, t.lib_dir);
+}
+} // namespace
+
+CommandRun setup_install(CLI::App& sub, Io& shared_io) {
+  auto opts = std::make_shared<InstallCommandOptions>();
+  add_archive_options(sub, opts->archive, shared_io);
+  sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
+  sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
+  sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
+  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit");
+  sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
+  return [opts](Io& io) -> Result<ExitCode> {
+    auto prepared = prepare_archive(opts->archive, io);
+    if (!prepared) return Unexpected<Error>(prepared.error());
+    auto& p = *prepared;
+    if (!p.name)
+      return fail(ErrorCode::name_malformed, fmt::format("'{}' is not named like an NVIDIA cuDNN archive", p.path),
+                  "install needs NVIDIA's archive name: it says which version, platform and layout to expect", p.path);
+    std::string reason;
+    auto toolkit = select_toolkit(opts->cuda_path, p.name->cuda_major(), reason);
+    if (!toolkit) return Unexpected<Error>(toolkit.error());
+    Catalog storage;
+    auto catalog = select_catalog(opts->archive.catalog, storage);
+    if (!catalog) return Unexpected<Error>(catalog.error());
+
+    InstallRequest req;
+    req.archive_path = p.path;
+    req.name = *p.name;
+    req.expected = p.expected;
+    req.allow_unverified = opts->archive.allow_unverified;
+    req.toolkit = *toolkit;
+    for (const auto* row : (*catalog)->support_for(p.name->version.release_label(), p.name->cuda_variant)) req.support.push_back(*row);
+    req.force = opts->force;
+    req.dry_run = opts->dry_run;
+    req.name_encoding = opts->name_encoding;
+    req.catalog_size = p.catalog_size;
+    auto fs = make_real_fs();
+    Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
+    {
+      ProgressLine progress(io, "installing", 0);
+      if (progress.enabled()) req.on_bytes = [&](std::uint64_t n) { progress.add(n); };
+      outcome = install_archive(req, *fs);
+    }
+    if (!outcome) return Unexpected<Error>(outcome.error());
+    const auto& o = *outcome;
+    if (!o.recovered.empty()) io.warn(o.recovered);
+    for (const auto& w : o.warnings) io.warn(w);
+    if (io.json) {
+      nlohmann::json j{{"ok", true},
+                       {"changed", o.changed},
+                       {"dry_run", o.dry_run},
+                       {"summary", o.summary},
+                       {"toolkit", {{"root", toolkit->root}, {"version", toolkit->version}, {"found_by", toolkit->found_by}, {"reason", reason}}},
+                       {"plan", plan_json(o.plan)},
+                       {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
+                       {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(receipt_path(state_dir_of(*toolkit)))},
+                       {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
+                       {"warnings", io.warnings}};
+      io.out << j.dump(2) << "\n";
+      return ExitCode::ok;
+    }
+    io.out << o.summary << "\n";
+    io.out << fmt::format("  toolkit  {}\n", reason);
+    if (o.dry_run) {
+      for (const auto& s : o.plan.steps)
+        io.out << fmt::format("  {:<12} {}{}{}\n", to_string(s.kind), s.source.empty() ? "" : s.source + " -> ", s.target,
+                              s.replaces ? " (replaces; original kept)" : "");
+    } else if (o.receipt) {
+      io.out << fmt::format("  sha256   {} ({})\n  receipt  {}\n", o.receipt->sha256, o.receipt->verified_by,
+                            receipt_path(state_dir_of(*toolkit)));
+    }
+    if (!opts->no_path && !o.dry_run) io.out << "  next     " << loader_advice(*toolkit) << "\n";
+    return ExitCode::ok;
+  };
+}
+
+CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
+  auto cuda_path = std::make_shared<std::string>();
+  sub.add_option("--cuda-path", *cuda_path, "The CUDA toolkit to uninstall from (default: found from the environment)");
+  sub.add_flag("--json", shared_io.json, "Print one JSON document");
+  return [cuda_path](Io& io) -> Result<ExitCode> {
+    std::string reason;
+    auto toolkit = select_toolkit(*cuda_path, std::nullopt, reason);
+    if (!toolkit) return Unexpected<Error>(toolkit.error());
+    auto fs = make_real_fs();
+    auto outcome = uninstall_cudnn(*toolkit, *fs);
+    if (!outcome) return Unexpected<Error>(outcome.error());
+    if (!outcome->recovered.empty()) io.warn(outcome->recovered);
+    if (io.json) {
+      io.out << nlohmann::json{{"ok", true},
+                               {"changed", outcome->changed},
+                               {"summary", outcome->summary},
+                               {"removed", outcome->removed},
+                               {"restored", outcome->restored},
+                               {"toolkit", toolkit->root},
+                               {"warnings", io.warnings}}
+                    .dump(2)
+             << "\n";
+    } else {
+      io.out << outcome->summary << "\n";
+    }
+    return ExitCode::ok;
+  };
+}
+
+} // namespace cudnnctl

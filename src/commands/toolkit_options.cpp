@@ -1,0 +1,30 @@
+#include "cudnnctl/commands/toolkit_options.hpp"
+
+#include <fmt/format.h>
+
+#include "cudnnctl/platform/environment.hpp"
+
+namespace cudnnctl {
+
+Result<Toolkit> select_toolkit(const std::string& cuda_path, const std::optional<std::string>& cuda_major, std::string& reason) {
+  if (!cuda_path.empty()) {
+    auto t = read_toolkit(cuda_path, "--cuda-path");
+    if (!t) return Unexpected<Error>(t.error());
+    reason = fmt::format("{} (CUDA {}) because --cuda-path names it", t->root, t->version);
+    return *t;
+  }
+  platform::ProcessEnvironment env;
+  std::vector<std::string> notes;
+  const auto found = find_toolkits(env, std::nullopt, &notes);
+  auto choice = choose_toolkit(found, cuda_major);
+  if (!choice.toolkit) {
+    std::string detail = choice.reason;
+    for (const auto& n : notes) detail += "; " + n;
+    return fail(ErrorCode::file_not_found, fmt::format("no suitable CUDA toolkit: {}", detail),
+                "install the CUDA toolkit the archive is built for, or name it with --cuda-path DIR");
+  }
+  reason = choice.reason;
+  return *choice.toolkit;
+}
+
+} // namespace cudnnctl

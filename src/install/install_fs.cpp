@@ -1,0 +1,137 @@
+#include "cudnnctl/install/install_fs.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/platform/files.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Unexpected<Error> fs_error(const std::string& what, const std::string& path, const std::error_code& ec) {
+  std::string hint;
+  if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
+    hint = "permission denied: run as root (sudo) on Linux, or from an elevated prompt on Windows";
+  else if (ec == std::errc::no_space_on_device)
+    hint = "the disk is full: free space and run cudnnctl again (the toolkit was left as it was)";
+  return fail(ErrorCode::io, fmt::format("cannot {} '{}': {}", what, path, ec.message()), hint, path);
+}
+
+class RealFs final : public InstallFs {
+public:
+  FsEntry entry(const std::string& p) const override {
+    std::error_code ec;
+    const auto st = fs::symlink_status(p, ec);
+    if (ec || !fs::exists(st)) return FsEntry::missing;
+    if (fs::is_symlink(st)) return FsEntry::symlink;
+    if (fs::is_directory(st)) return FsEntry::directory;
+    return FsEntry::file;
+  }
+  Result<void> make_dirs(const std::string& p) override {
+    std::error_code ec;
+    fs::create_directories(p, ec);
+    if (ec) return fs_error("create the folder", p, ec);
+    return {};
+  }
+  Result<void> rename(const std::string& a, const std::string& b) override {
+    if (entry(b) != FsEntry::missing)
+      return fail(ErrorCode::io, fmt::format("cannot move '{}' to '{}': the target exists", a, b), "", b);
+    std::error_code ec;
+    fs::rename(a, b, ec);
+    if (ec) return fs_error(fmt::format("move '{}' to", a), b, ec);
+    return {};
+  }
+  Result<void> write_atomic(const std::string& p, const std::string& content) override {
+    const std::string tmp = p + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << content;
+      out.flush();
+      if (!out) return fs_error("write", tmp, std::make_error_code(std::errc::io_error));
+    }
+    std::error_code ec;
+    fs::rename(tmp, p, ec);  // replaces: this is how a journal or receipt moves to its next state
+    if (ec) return fs_error("replace", p, ec);
+    return {};
+  }
+  Result<std::string> read_text(const std::string& p) const override {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return fail(ErrorCode::file_not_found, fmt::format("cannot read '{}'", p), "", p);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  Result<void> remove_tree(const std::string& p) override {
+    std::error_code ec;
+    fs::remove_all(p, ec);
+    if (ec) return fs_error("remove", p, ec);
+    return {};
+  }
+  Result<void> remove_file(const std::string& p) override {
+    std::error_code ec;
+    fs::remove(p, ec);
+    if (ec) return fs_error("remove", p, ec);
+    return {};
+  }
+  Result<std::string> sha256(const std::string& p) const override { return sha256_file(p); }
+  Result<std::uint64_t> size(const std::string& p) const override { return platform::file_size(p); }
+  Result<std::string> read_link(const std::string& p) const override {
+    std::error_code ec;
+    const auto t = fs::read_symlink(p, ec);
+    if (ec) return fs_error("read the link", p, ec);
+    return t.string();
+  }
+  std::vector<std::string> list(const std::string& d) const override {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(d, ec))
+      if (!e.is_directory(ec) || e.is_symlink(ec)) out.push_back(e.path().filename().string());
+    return out;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<InstallFs> make_real_fs() { return std::make_unique<RealFs>(); }
+
+Result<void> FaultyFs::maybe_fail(const std::string& what, const std::string& path) {
+  ++m_changes;
+  if (m_fired || !m_fail_at || m_changes != *m_fail_at) return {};
+  m_fired = true;
+  switch (m_fault) {
+  case Fault::no_space: return fs_error(what, path, std::make_error_code(std::errc::no_space_on_device));
+  case Fault::access_denied: return fs_error(what, path, std::make_error_code(std::errc::permission_denied));
+  case Fault::rename_failed: return fs_error(what, path, std::make_error_code(std::errc::cross_device_link));
+  }
+  return {};
+}
+
+Result<void> FaultyFs::make_dirs(const std::string& p) {
+  if (auto f = maybe_fail("create the folder", p); !f) return f;
+  return m_inner.make_dirs(p);
+}
+Result<void> FaultyFs::rename(const std::string& a, const std::string& b) {
+  if (auto f = maybe_fail("move into", b); !f) return f;
+  return m_inner.rename(a, b);
+}
+Result<void> FaultyFs::write_atomic(const std::string& p, const std::string& c) {
+  if (auto f = maybe_fail("write", p); !f) return f;
+  return m_inner.write_atomic(p, c);
+}
+Result<void> FaultyFs::remove_tree(const std::string& p) {
+  if (auto f = maybe_fail("remove", p); !f) return f;
+  return m_inner.remove_tree(p);
+}
+Result<void> FaultyFs::remove_file(const std::string& p) {
+  if (auto f = maybe_fail("remove", p); !f) return f;
+  return m_inner.remove_file(p);
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,298 @@
+#include "cudnnctl/install/installer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/archive/verified_extract.hpp"
+#include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/install/content_check.hpp"
+#include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/platform/files.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+struct Locked {
+  platform::FileLock lock;
+  std::string recovered;
+};
+
+// Removes the state folder again when a run leaves nothing in it but its lock (a refused or failed
+// install writes nothing that stays).
+void drop_empty_state(const std::string& state, InstallFs& fs) {
+  const auto left = fs.list(state);
+  bool only_lock = true;
+  for (const auto& f : left)
+    if (f != "lock") only_lock = false;
+  if (!only_lock) return;
+  for (const auto& f : fs.list(state)) (void)fs.remove_file(state + "/" + f);
+  std::error_code ec;
+  if (std::filesystem::is_empty(state, ec)) (void)fs.remove_tree(state);
+}
+
+// Creates the state folder, takes the lock and finishes or rolls back an interrupted run.
+Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
+  const auto state = state_dir_of(t);
+  if (auto ok = fs.make_dirs(state); !ok) {
+    Error e = ok.error();
+    e.message = fmt::format("cannot write into the toolkit {}: {}", t.root, e.message);
+    if (e.hint.empty()) e.hint = "run as root (sudo) on Linux, or from an elevated prompt on Windows; nothing was changed";
+    return Unexpected<Error>(e);
+  }
+  auto lock = platform::FileLock::acquire(state + "/lock");
+  if (!lock) return Unexpected<Error>(lock.error());
+  auto recovered = recover(fs, state);
+  if (!recovered) return Unexpected<Error>(recovered.error());
+  return Locked{std::move(*lock), std::move(*recovered)};
+}
+
+std::optional<Receipt> read_receipt(const std::string& state, const InstallFs& fs) {
+  if (fs.entry(receipt_path(state)) == FsEntry::missing) return std::nullopt;
+  auto text = fs.read_text(receipt_path(state));
+  if (!text) return std::nullopt;
+  auto r = receipt_from_json(*text, receipt_path(state));
+  if (!r) return std::nullopt;
+  return *r;
+}
+
+// cuDNN files now in the folders an install writes to, relative to the root.
+std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs& fs) {
+  std::vector<std::string> out;
+  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
+  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
+  for (const auto& d : dirs)
+    for (const auto& f : fs.list(t.root + "/" + d))
+      if (is_cudnn_file_name(f)) out.push_back(d + "/" + f);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string header_text(const std::string& staging, const ArchiveName& name, const ArchiveListing& listing, const InstallFs& fs) {
+  const std::string top = name.top_folder() + "/include/";
+  for (const char* h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
+    for (const auto& e : listing.entries)
+      if (e.name == top + h) {
+        auto text = fs.read_text(staging + "/" + e.name);
+        if (text) return *text;
+      }
+  return {};
+}
+
+} // namespace
+
+std::string state_dir_of(const Toolkit& t) { return t.root + "/.cudnnctl"; }
+
+Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
+  InstallOutcome out;
+  const auto& tk = req.toolkit;
+  const auto state = state_dir_of(tk);
+
+  if (req.dry_run) {
+    // writes nothing: the plan comes from the listing, the hash is checked first
+    auto size = platform::file_size(req.archive_path);
+    if (!size) return Unexpected<Error>(size.error());
+    auto hash = sha256_file(req.archive_path);
+    if (!hash) return Unexpected<Error>(hash.error());
+    auto judged = judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+    if (!judged) return Unexpected<Error>(judged.error());
+    ReadOptions ro;
+    ro.name_encoding = req.name_encoding;
+    auto listing = list_archive(req.archive_path, req.name.format, ro);
+    if (!listing) return Unexpected<Error>(listing.error());
+    SafetyPolicy policy;
+    policy.archive = req.archive_path;
+    policy.expected_top = req.name.top_folder();
+    policy.max_total_size = size_cap(req.catalog_size);
+    if (auto ok = check_listing(*listing, policy); !ok) return Unexpected<Error>(ok.error());
+    const auto existing = existing_cudnn_files(tk, fs);
+    auto plan = make_install_plan({*listing, req.name, tk, req.support, existing, req.force});
+    if (!plan) return Unexpected<Error>(plan.error());
+    for (auto& s : plan->steps)
+      if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
+    out.dry_run = true;
+    out.plan = std::move(*plan);
+    out.warnings = out.plan.warnings;
+    out.summary = fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size());
+    return out;
+  }
+
+  // Refuse an incompatible target before anything is written.
+  {
+    const ArchiveListing none;
+    const std::vector<std::string> nothing;
+    if (auto ok = make_install_plan({none, req.name, tk, req.support, nothing, req.force}); !ok) return Unexpected<Error>(ok.error());
+  }
+  const bool state_existed = fs.entry(state) != FsEntry::missing;
+  auto locked = lock_and_recover(tk, fs);
+  if (!locked) return Unexpected<Error>(locked.error());
+  out.recovered = locked->recovered;
+  struct StateCleanup {
+    const std::string& state;
+    InstallFs& fs;
+    bool armed;
+    ~StateCleanup() {
+      if (armed) drop_empty_state(state, fs);
+    }
+  } cleanup{state, fs, !state_existed};
+
+  // Same archive already installed and intact: nothing to do.
+  const auto previous = read_receipt(state, fs);
+  if (previous && previous->canonical_name == req.name.canonical) {
+    auto size = platform::file_size(req.archive_path);
+    if (!size) return Unexpected<Error>(size.error());
+    auto hash = sha256_file(req.archive_path);
+    if (!hash) return Unexpected<Error>(hash.error());
+    auto judged = judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+    if (!judged) return Unexpected<Error>(judged.error());
+    if (*hash == previous->sha256) {
+      const auto problems = check_receipt(*previous, tk.root, fs);
+      if (problems.empty()) {
+        out.changed = false;
+        out.receipt = previous;
+        out.summary = fmt::format("{} is already installed in {}; all {} files match the receipt", req.name.canonical, tk.root,
+                                  previous->files.size());
+        return out;
+      }
+      for (const auto& p : problems) out.warnings.push_back("repairing: " + p);
+    }
+  }
+
+  const std::string id = platform::unique_id();
+  const std::string staging = state + "/staging-" + id;
+  const std::string backup_rel = ".cudnnctl/backup-" + id;
+  const std::string backup = tk.root + "/" + backup_rel;
+  if (auto ok = fs.make_dirs(staging); !ok) return Unexpected<Error>(ok.error());
+  auto drop_staging = [&](Error e) -> Result<InstallOutcome> {
+    (void)fs.remove_tree(staging);
+    return Unexpected<Error>(std::move(e));
+  };
+
+  ExtractOptions eo;
+  eo.read.name_encoding = req.name_encoding;
+  eo.policy.archive = req.archive_path;
+  eo.policy.expected_top = req.name.top_folder();
+  eo.policy.max_total_size = size_cap(req.catalog_size);
+  eo.hash_members = true;
+  eo.on_bytes = req.on_bytes;
+  auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
+  if (!extracted) return drop_staging(extracted.error());
+  const auto& listing = extracted->extract.listing;
+
+  if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
+  const auto existing = existing_cudnn_files(tk, fs);
+  auto plan = make_install_plan({listing, req.name, tk, req.support, existing, req.force});
+  if (!plan) return drop_staging(plan.error());
+  for (auto& s : plan->steps)
+    if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
+
+  Receipt receipt;
+  receipt.id = id;
+  receipt.archive = std::string(base_name(req.archive_path));
+  receipt.canonical_name = req.name.canonical;
+  receipt.sha256 = extracted->verify.sha256;
+  receipt.verified_by = extracted->verify.matched ? extracted->verify.matched->origin : "unverified (--allow-unverified)";
+  receipt.version = req.name.version.to_string();
+  receipt.cuda_variant = req.name.cuda_variant;
+  receipt.platform = req.name.platform;
+  receipt.toolkit_version = tk.version;
+  receipt.installed_at = platform::utc_now();
+  receipt.backup_dir = backup_rel;
+
+  Journal j;
+  j.id = id;
+  j.description = fmt::format("install {} into {}", req.name.canonical, tk.root);
+  for (const auto& s : plan->steps) {
+    const auto target = tk.root + "/" + s.target;
+    if (s.kind == StepKind::remove_stale || s.replaces) {
+      j.moves.push_back({target, backup + "/" + s.target});
+      receipt.replaced.push_back({s.target, backup_rel + "/" + s.target});
+    }
+    if (s.kind == StepKind::remove_stale) continue;
+    j.moves.push_back({staging + "/" + s.source, target});
+    ReceiptFile f;
+    f.path = s.target;
+    f.size = s.size;
+    if (s.kind == StepKind::make_symlink) {
+      f.kind = "symlink";
+      f.link_target = s.link_target;
+    } else {
+      f.kind = "file";
+      const auto h = extracted->extract.member_sha256.find(s.source);
+      f.sha256 = h == extracted->extract.member_sha256.end() ? std::string() : h->second;
+    }
+    receipt.files.push_back(std::move(f));
+  }
+  // the receipt itself moves in last; an earlier receipt is kept with the backups (uninstall restores it)
+  const std::string new_receipt = staging + "/receipt.json";
+  if (auto ok = fs.write_atomic(new_receipt, receipt_to_json(receipt)); !ok) return drop_staging(ok.error());
+  if (fs.entry(receipt_path(state)) != FsEntry::missing) j.moves.push_back({receipt_path(state), backup + "/.cudnnctl/receipt.json"});
+  j.moves.push_back({new_receipt, receipt_path(state)});
+  j.remove_on_commit = {staging};
+  j.remove_on_rollback = {staging, backup};
+
+  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  cleanup.armed = false;
+  out.changed = true;
+  out.plan = std::move(*plan);
+  out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
+  out.receipt = std::move(receipt);
+  const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
+  out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
+                            tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale),
+                            backup_rel, stale);
+  return out;
+}
+
+Result<UninstallOutcome> uninstall_cudnn(const Toolkit& tk, InstallFs& fs) {
+  UninstallOutcome out;
+  const auto state = state_dir_of(tk);
+  if (fs.entry(state) == FsEntry::missing)
+    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
+                "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
+  auto locked = lock_and_recover(tk, fs);
+  if (!locked) return Unexpected<Error>(locked.error());
+  out.recovered = locked->recovered;
+  const auto receipt = read_receipt(state, fs);
+  if (!receipt)
+    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no readable receipt)", tk.root),
+                "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
+  const std::string id = platform::unique_id();
+  const std::string trash = state + "/trash-" + id;
+  Journal j;
+  j.id = id;
+  j.description = fmt::format("uninstall {} from {}", receipt->canonical_name, tk.root);
+  for (const auto& f : receipt->files) {
+    const auto p = tk.root + "/" + f.path;
+    if (fs.entry(p) == FsEntry::missing) continue;
+    j.moves.push_back({p, trash + "/" + f.path});
+    ++out.removed;
+  }
+  j.moves.push_back({receipt_path(state), trash + "/.cudnnctl/receipt.json"});
+  const std::string backup = tk.root + "/" + receipt->backup_dir;
+  for (const auto& b : receipt->replaced) {
+    const auto from = tk.root + "/" + b.backup;
+    if (fs.entry(from) == FsEntry::missing) continue;
+    j.moves.push_back({from, tk.root + "/" + b.path});
+    ++out.restored;
+  }
+  if (fs.entry(backup + "/.cudnnctl/receipt.json") != FsEntry::missing)
+    j.moves.push_back({backup + "/.cudnnctl/receipt.json", receipt_path(state)});
+  j.remove_on_commit = {trash, backup};
+  j.remove_on_rollback = {trash};
+  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  // the toolkit is back as it was: when no earlier receipt came back, the state folder goes too
+  if (fs.entry(receipt_path(state)) == FsEntry::missing) drop_empty_state(state, fs);
+  out.changed = true;
+  out.summary = fmt::format("uninstalled {} from {}: {} files removed, {} originals restored", receipt->canonical_name, tk.root,
+                            out.removed, out.restored);
+  return out;
+}
+
+} // namespace cudnnctl

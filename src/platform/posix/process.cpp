@@ -1,0 +1,58 @@
+#include "cudnnctl/platform/process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+
+#include <fmt/format.h>
+
+namespace cudnnctl::platform {
+
+Result<FileLock> FileLock::acquire(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return fail(ErrorCode::io, fmt::format("cannot open the lock file '{}': {}", path, std::strerror(errno)),
+                errno == EACCES ? "permission denied: run as root (sudo)" : "", path);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return fail(ErrorCode::io, fmt::format("another cudnnctl run is changing this toolkit (it holds '{}')", path),
+                "wait for it to finish, then run cudnnctl again", path);
+  }
+  const auto pid = fmt::format("{}\n", ::getpid());
+  (void)!::ftruncate(fd, 0);
+  (void)!::write(fd, pid.data(), pid.size());
+  return FileLock(fd);
+}
+
+FileLock::FileLock(FileLock&& other) noexcept : m_handle(other.m_handle) { other.m_handle = -1; }
+
+FileLock::~FileLock() {
+  if (m_handle >= 0) ::close(static_cast<int>(m_handle));  // closing releases the flock
+}
+
+void kill_self() {
+  ::raise(SIGKILL);
+  _exit(137);
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string unique_id() {
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return fmt::format("{:x}-{}", ns, ::getpid());
+}
+
+} // namespace cudnnctl::platform
