@@ -20,7 +20,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 
-def run_once(cmd, out_dir):
+def run_once(cmd, out_dir, prepare=None):
+    if prepare:
+        prepare()
     if out_dir:
         shutil.rmtree(out_dir, ignore_errors=True)
         if "--to" not in cmd:
@@ -38,11 +40,11 @@ def run_once(cmd, out_dir):
     return dt, rss  # KiB
 
 
-def measure(name, cmd, out_dir, runs):
-    run_once(cmd, out_dir)  # warm-up
+def measure(name, cmd, out_dir, runs, prepare=None):
+    run_once(cmd, out_dir, prepare)  # warm-up
     times, rss = [], 0
     for _ in range(runs):
-        dt, r = run_once(cmd, out_dir)
+        dt, r = run_once(cmd, out_dir, prepare)
         times.append(dt)
         rss = max(rss, r)
     if out_dir:

@@ -116,6 +116,13 @@ def main():
     write_zip(os.path.join(good, "cudnn-10.2-windows10-x64-v7.6.5.32.zip"),
               {"cuda/bin/cudnn64_7.dll": b"d" * 5000, "cuda/include/cudnn.h": header(7, 6, 5), "cuda/lib/x64/cudnn.lib": b"l" * 100})
 
+    # ---- other eras and CUDA variants, for installs into 11.8 trees
+    tar_xz(os.path.join(good, "cudnn-linux-x86_64-9.1.0.70_cuda11-archive.tar.xz"), "cudnn-linux-x86_64-9.1.0.70_cuda11-archive")
+    w86 = "cudnn-windows-x86_64-8.6.0.163_cuda11-archive"
+    write_zip(os.path.join(good, f"{w86}.zip"),
+              {f"{w86}/bin/cudnn64_8.dll": b"d" * 3000, f"{w86}/bin/cudnn_cnn_infer64_8.dll": b"c" * 3000,
+               f"{w86}/include/cudnn_version.h": header(8, 6, 0), f"{w86}/lib/cudnn.lib": b"l" * 300, f"{w86}/LICENSE": b"license"})
+
     # ---- hostile zips: each breaks one rule
     def hz(rule, extra_name, data=b"x"):
         m = win_members(W91)

@@ -6,6 +6,7 @@
 #include "../archive/test_archives.hpp"
 #include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/platform/process.hpp"
 #include "toolkit_trees.hpp"
 
 using namespace cudnnctl;
@@ -145,6 +146,37 @@ TEST_CASE("legacy cuda/ archives install too", "[installer]") {
   REQUIRE(install_archive(request(zip, win), *fs_));
   CHECK(fs::exists(win / "bin/cudnn64_7.dll"));
   CHECK(fs::exists(win / "lib/x64/cudnn.lib"));
+}
+
+TEST_CASE("CUDA 11.8 trees: a 9.1 cuda11 tarball, and an 8.6 zip whose import libraries sit in lib\\", "[installer]") {
+  TempDir tmp;
+  auto fs_ = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "11.8");
+  const auto l11 = archive(tmp, "good/cudnn-linux-x86_64-9.1.0.70_cuda11-archive.tar.xz", "cudnn-linux-x86_64-9.1.0.70_cuda11-archive.tar.xz");
+  REQUIRE(install_archive(request(l11, lin), *fs_));
+  CHECK(fs::is_symlink(lin / "lib64/libcudnn_ops.so.9"));
+  const auto win = windows_toolkit(tmp.path(), "11.8", false);
+  const auto z86 = archive(tmp, "good/cudnn-windows-x86_64-8.6.0.163_cuda11-archive.zip", "cudnn-windows-x86_64-8.6.0.163_cuda11-archive.zip");
+  REQUIRE(install_archive(request(z86, win), *fs_));
+  CHECK(fs::exists(win / "lib/x64/cudnn.lib"));
+  CHECK(fs::exists(win / "bin/cudnn_cnn_infer64_8.dll"));
+  // a cuda12 archive is refused by an 11.8 tree
+  const auto l12 = archive(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  CHECK(install_archive(request(l12, lin), *fs_).error().code == ErrorCode::incompatible);
+}
+
+TEST_CASE("a second run on the same toolkit is refused while the first holds the lock", "[installer]") {
+  TempDir tmp;
+  auto fs_ = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  fs::create_directories(lin / ".cudnnctl");
+  auto held = platform::FileLock::acquire((lin / ".cudnnctl/lock").string());
+  REQUIRE(held);
+  const auto a = archive(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  const auto r = install_archive(request(a, lin), *fs_);
+  REQUIRE_FALSE(r);
+  CHECK_THAT(r.error().message, Catch::Contains("another cudnnctl run"));
+  CHECK_FALSE(fs::exists(lin / "lib64/libcudnn.so.9"));
 }
 
 TEST_CASE("content that disagrees with the name, or is not cuDNN's, is refused and nothing stays", "[installer]") {
