@@ -1,4 +1,5 @@
 // cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
+#include <algorithm>
 #include <memory>
 #include <ostream>
 
@@ -8,6 +9,7 @@
 
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/install/installer.hpp"
@@ -35,10 +37,17 @@ nlohmann::json plan_json(const InstallPlan& plan) {
   return steps;
 }
 
-std::string loader_advice(const Toolkit& t) {
+std::string loader_advice(const Toolkit& t, const PathReport& r) {
+  std::string out;
+  if (r.shadows)
+    for (const auto& e : r.shadows->explanations) out += "  !        " + e + "\n";
+  const bool wins = r.shadows && std::any_of(r.shadows->copies.begin(), r.shadows->copies.end(),
+                                             [](const CudnnCopy& c) { return c.wins && c.installed; });
+  if (wins) return out + fmt::format("  loader   programs load this cuDNN from {} (cudnnctl path shows the search order)\n", r.plan.folder);
   if (t.os == Os::windows)
-    return fmt::format("programs find the DLLs when {}\\{} comes first on PATH", t.root, t.dll_dir == "bin/x64" ? "bin\\x64" : "bin");
-  return fmt::format("programs find the libraries when {}/{} is on the loader path (ld.so.conf.d or LD_LIBRARY_PATH)", t.root, t.lib_dir);
+    return out + fmt::format("  next     put {} first on PATH: cudnnctl path --apply --scope machine (elevated) or --scope user\n", r.plan.folder);
+  return out + fmt::format("  next     put {} on the loader path: sudo cudnnctl path --apply, or eval \"$(cudnnctl path --shell bash)\"\n",
+                           r.plan.folder);
 }
 } // namespace
 
@@ -85,6 +94,16 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     if (!outcome) return Unexpected<Error>(outcome.error());
     const auto& o = *outcome;
     if (!o.recovered.empty()) io.warn(o.recovered);
+    // the PATH/loader step: shown (and, on GitHub Actions, written for later steps) unless --no-path
+    std::optional<PathReport> path;
+    std::vector<std::string> github;
+    if (!opts->no_path && !o.dry_run) {
+      platform::ProcessEnvironment env;
+      path = make_path_report(*toolkit, env, "/", "");
+      auto written = apply_github_update(env, path->plan.github);
+      if (!written) return Unexpected<Error>(written.error());
+      github = *written;
+    }
     for (const auto& w : o.warnings) io.warn(w);
     if (io.json) {
       nlohmann::json j{{"ok", true},
@@ -96,6 +115,8 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
                        {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
                        {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(receipt_path(state_dir_of(*toolkit)))},
                        {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
+                       {"path", path ? path_report_json(*path) : nlohmann::json(nullptr)},
+                       {"github", github},
                        {"warnings", io.warnings}};
       io.out << j.dump(2) << "\n";
       return ExitCode::ok;
@@ -110,7 +131,8 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
       io.out << fmt::format("  sha256   {} ({})\n  receipt  {}\n", o.receipt->sha256, o.receipt->verified_by,
                             receipt_path(state_dir_of(*toolkit)));
     }
-    if (!opts->no_path && !o.dry_run) io.out << "  next     " << loader_advice(*toolkit) << "\n";
+    if (path) io.out << loader_advice(*toolkit, *path);
+    for (const auto& g : github) io.out << "  github   " << g << "\n";
     return ExitCode::ok;
   };
 }

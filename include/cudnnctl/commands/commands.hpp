@@ -9,5 +9,6 @@ CommandRun setup_verify(CLI::App& sub, Io& io);
 CommandRun setup_extract(CLI::App& sub, Io& io);
 CommandRun setup_install(CLI::App& sub, Io& io);
 CommandRun setup_uninstall(CLI::App& sub, Io& io);
+CommandRun setup_path(CLI::App& sub, Io& io);
 
 } // namespace cudnnctl

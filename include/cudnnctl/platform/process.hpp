@@ -2,6 +2,7 @@
 // Process-level helpers: an exclusive lock file, and the crash hook tests use to kill an install.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cudnnctl/base/error.hpp"
 
@@ -23,6 +24,12 @@ private:
 
 /// Ends this process at once, as a crash or `kill -9` would (no clean-up, no destructors).
 [[noreturn]] void kill_self();
+
+/// Runs a program (no shell) and returns its standard output; an error when it cannot start or fails.
+Result<std::string> run_capture(const std::vector<std::string>& argv);
+
+/// True when this process may change system-wide settings (root on Linux, elevated on Windows).
+bool is_privileged();
 
 /// The current time as ISO 8601 UTC, e.g. 2026-12-02T17:45:00Z.
 std::string utc_now();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +41,43 @@ void kill_self() {
   ::raise(SIGKILL);
   _exit(137);
 }
+
+Result<std::string> run_capture(const std::vector<std::string>& argv) {
+  if (argv.empty()) return fail(ErrorCode::internal, "run_capture: no program", "");
+  int pipefd[2];
+  if (::pipe(pipefd) != 0) return fail(ErrorCode::io, fmt::format("cannot run {}: {}", argv[0], std::strerror(errno)), "");
+  const pid_t pid = ::fork();
+  if (pid < 0) return fail(ErrorCode::io, fmt::format("cannot run {}: {}", argv[0], std::strerror(errno)), "");
+  if (pid == 0) {
+    ::dup2(pipefd[1], STDOUT_FILENO);
+    ::close(pipefd[0]);
+    ::close(pipefd[1]);
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    _exit(127);
+  }
+  ::close(pipefd[1]);
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(pipefd[0], buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR) break;
+  }
+  ::close(pipefd[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1), "");
+  return out;
+}
+
+bool is_privileged() { return ::geteuid() == 0; }
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);

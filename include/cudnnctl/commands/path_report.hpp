@@ -1,0 +1,25 @@
+#pragma once
+// The analysis behind `cudnnctl path`, shared with `install` (which shows it at the end).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/env/loader_path.hpp"
+
+namespace cudnnctl {
+
+struct PathReport {
+  LoaderPathPlan plan;
+  std::optional<ShadowReport> shadows;  // nullopt when the toolkit is for another OS than this machine
+  std::vector<std::string> notes;
+};
+
+/// `consumer`: a program or library whose RUNPATH takes part in the Linux search order (may be empty).
+PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,
+                            const std::string& consumer);
+nlohmann::json path_report_json(const PathReport& r);
+std::string shadow_table(const ShadowReport& s);
+
+} // namespace cudnnctl

@@ -1,0 +1,52 @@
+#pragma once
+// Which cuDNN a program loads: the loader's search order (Linux: LD_LIBRARY_PATH, the loading library's
+// RUNPATH, the ld.so cache, the default folders; Windows: the application folder, System32, the Windows
+// folder, then PATH), every cuDNN copy along it with its version, the one that wins, and why each copy
+// that comes before the installed one shadows it. The doctor reuses this.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/platform/environment.hpp"
+
+namespace cudnnctl {
+
+enum class LoaderFlavor { linux_ld, windows };
+
+struct SearchDir {
+  std::string dir;
+  std::string via;  // "LD_LIBRARY_PATH", "RUNPATH of X", "ld.so cache", "default folder", "System32", "PATH", ...
+};
+
+struct CudnnCopy {
+  std::string dir;
+  std::string via;
+  unsigned major = 0;
+  std::string main_file;  // libcudnn.so.9 / cudnn64_9.dll
+  std::string version;    // "9.19.0" when known, else "9.x"
+  bool wins = false;      // the copy a program asking for this major loads
+  bool installed = false; // in the folder cudnnctl installed into
+};
+
+struct ShadowReport {
+  std::vector<SearchDir> order;
+  std::vector<CudnnCopy> copies;
+  std::vector<std::string> explanations;  // one per copy that shadows the installed one, and when it is off the path
+};
+
+/// `ldconfig -p` text -> folders holding libcudnn*, in cache order.
+std::vector<std::string> parse_ldconfig_cache(const std::string& text);
+
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+                                          const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = "x86_64-linux-gnu");
+std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
+
+/// The version of a copy: from the real file name (libcudnn.so.9.19.0), else from ../include/cudnn_version.h.
+std::string copy_version(const std::string& dir, const std::string& main_file, unsigned major);
+
+/// Scans the folders in order for cuDNN main libraries and explains what shadows `installed_dir`.
+ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major,
+                               const std::string& installed_dir);
+
+} // namespace cudnnctl

@@ -1,0 +1,85 @@
+#include "cudnnctl/commands/path_report.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,
+                            const std::string& consumer) {
+  PathReport r;
+  const auto host = platform::detect_host();
+  r.plan = plan_loader_path(toolkit, env.get(toolkit.os == Os::windows ? "PATH" : "LD_LIBRARY_PATH").value_or(""), system_root, env);
+  if (host.os != toolkit.os) {
+    r.notes.push_back(fmt::format("the toolkit is a {} toolkit and this machine is {}: the search order is that machine's to scan",
+                                  to_string(toolkit.os), host.description));
+    return r;
+  }
+  const auto major = toolkit_cudnn_major(toolkit);
+  if (toolkit.os == Os::windows) {
+    const auto app_dir = consumer.empty() ? std::string() : std::filesystem::path(consumer).parent_path().string();
+    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, r.plan.folder);
+    return r;
+  }
+  std::vector<std::string> runpath;
+  if (!consumer.empty()) {
+    auto elf = read_elf_file(consumer);
+    if (!elf) r.notes.push_back(elf.error().message);
+    else {
+      const auto origin = std::filesystem::path(consumer).parent_path().string();
+      for (auto d : split(elf->runpath.empty() ? elf->rpath : elf->runpath, ':')) {
+        std::string dir(d);
+        for (const std::string tag : {"$ORIGIN", "${ORIGIN}"})
+          for (auto pos = dir.find(tag); pos != std::string::npos; pos = dir.find(tag)) dir.replace(pos, tag.size(), origin);
+        if (!dir.empty()) runpath.push_back(dir);
+      }
+    }
+  }
+  std::vector<std::string> cache;
+  if (auto text = platform::run_capture({"ldconfig", "-p"}); text) cache = parse_ldconfig_cache(*text);
+  else r.notes.push_back("the ld.so cache could not be read (ldconfig -p): it is left out of the search order");
+  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache), LoaderFlavor::linux_ld, major, r.plan.folder);
+  return r;
+}
+
+nlohmann::json path_report_json(const PathReport& r) {
+  using nlohmann::json;
+  const auto& p = r.plan;
+  json j{{"folder", p.folder},
+         {"variable", p.variable},
+         {"before", p.fix.before},
+         {"after", p.fix.after},
+         {"changed", p.fix.changed},
+         {"dropped", p.fix.dropped},
+         {"ld_conf", p.ld_conf_path.empty() ? json(nullptr) : json{{"path", p.ld_conf_path}, {"content", p.ld_conf_content}}},
+         {"notes", r.notes}};
+  if (r.shadows) {
+    json copies = json::array();
+    for (const auto& c : r.shadows->copies)
+      copies.push_back({{"dir", c.dir}, {"via", c.via}, {"file", c.main_file}, {"major", c.major}, {"version", c.version},
+                        {"wins", c.wins}, {"installed", c.installed}});
+    json order = json::array();
+    for (const auto& o : r.shadows->order) order.push_back({{"dir", o.dir}, {"via", o.via}});
+    j["shadow_scan"] = {{"order", order}, {"copies", copies}, {"explanations", r.shadows->explanations}};
+  } else {
+    j["shadow_scan"] = nullptr;
+  }
+  return j;
+}
+
+std::string shadow_table(const ShadowReport& s) {
+  if (s.copies.empty()) return "  no cuDNN library on the search path\n";
+  std::string out;
+  for (const auto& c : s.copies)
+    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
+                       c.installed ? "  <- this toolkit" : "");
+  return out;
+}
+
+} // namespace cudnnctl

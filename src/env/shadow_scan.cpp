@@ -1,0 +1,145 @@
+#include "cudnnctl/env/shadow_scan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/env/path_list.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
+  std::vector<std::string> dirs;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto arrow = line.find("=> ");
+    if (arrow == std::string::npos || line.find("libcudnn") == std::string::npos) continue;
+    const auto dir = fs::path(line.substr(arrow + 3)).parent_path().string();
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+                                          const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch) {
+  std::vector<SearchDir> order;
+  if (auto v = env.get("LD_LIBRARY_PATH"))
+    for (const auto& d : split_path_list(*v, PathFlavor::posix))
+      if (!d.empty()) order.push_back({d, "LD_LIBRARY_PATH"});
+  for (const auto& d : runpath_dirs) order.push_back({d, "RUNPATH"});
+  for (const auto& d : ld_cache_dirs) order.push_back({d, "ld.so cache"});
+  for (const auto& d : {"/lib/" + multiarch, "/usr/lib/" + multiarch, std::string("/lib"), std::string("/usr/lib"),
+                        std::string("/lib64"), std::string("/usr/lib64")})
+    order.push_back({d, "default folder"});
+  return order;
+}
+
+std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir) {
+  std::vector<SearchDir> order;
+  if (!app_dir.empty()) order.push_back({app_dir, "the application's folder"});
+  const auto root = env.get("SystemRoot").value_or(env.get("windir").value_or("C:\\Windows"));
+  order.push_back({root + "\\System32", "System32"});
+  order.push_back({root, "the Windows folder"});
+  const auto lookup = [&env](const std::string& n) { return env.get(n); };
+  if (auto v = env.get("PATH"))
+    for (const auto& d : split_path_list(*v, PathFlavor::windows))
+      if (!d.empty()) {
+        std::string plain = expand_windows_vars(d, lookup);
+        plain.erase(std::remove(plain.begin(), plain.end(), '"'), plain.end());
+        order.push_back({plain, "PATH"});
+      }
+  return order;
+}
+
+std::string copy_version(const std::string& dir, const std::string& main_file, unsigned major) {
+  std::error_code ec;
+  fs::path p = fs::path(dir) / main_file;
+  for (int hops = 0; hops < 8 && fs::is_symlink(p, ec); ++hops) {
+    const auto t = fs::read_symlink(p, ec);
+    p = t.is_absolute() ? t : p.parent_path() / t;
+  }
+  static const std::regex full(R"(\.so\.(\d+\.\d+\.\d+)$)");
+  std::smatch m;
+  const auto name = p.filename().string();
+  if (std::regex_search(name, m, full)) return m[1];
+  for (const auto& header : {fs::path(dir) / ".." / "include" / "cudnn_version.h", fs::path(dir) / ".." / ".." / "include" / "cudnn_version.h"}) {
+    std::ifstream in(header);
+    if (!in) continue;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const auto text = ss.str();
+    auto get = [&](const char* macro) -> std::optional<std::string> {
+      std::smatch mm;
+      if (std::regex_search(text, mm, std::regex(std::string(R"(#define\s+)") + macro + R"(\s+(\d+))"))) return mm[1].str();
+      return std::nullopt;
+    };
+    const auto maj = get("CUDNN_MAJOR"), min = get("CUDNN_MINOR"), pat = get("CUDNN_PATCHLEVEL");
+    if (maj && min && pat && std::stoul(*maj) == major) return *maj + "." + *min + "." + *pat;
+  }
+  return fmt::format("{}.x", major);
+}
+
+ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir) {
+  ShadowReport r;
+  r.order = order;
+  const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
+  const auto installed_key = installed_dir.empty() ? std::string() : path_key(installed_dir, pflavor);
+  static const std::regex so_re(R"(^libcudnn\.so\.(\d+)$)");
+  static const std::regex dll_re(R"(^cudnn64_(\d+)\.dll$)", std::regex::icase);
+  std::vector<std::string> seen;
+  for (const auto& sd : order) {
+    const auto key = path_key(sd.dir, pflavor);
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+    seen.push_back(key);
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(sd.dir, ec)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) {
+      std::smatch m;
+      if (!std::regex_match(n, m, flavor == LoaderFlavor::windows ? dll_re : so_re)) continue;
+      CudnnCopy c;
+      c.dir = sd.dir;
+      c.via = sd.via;
+      c.major = static_cast<unsigned>(std::stoul(m[1]));
+      c.main_file = n;
+      c.version = copy_version(sd.dir, n, c.major);
+      c.installed = !installed_key.empty() && key == installed_key;
+      r.copies.push_back(std::move(c));
+    }
+  }
+  std::optional<std::size_t> winner, installed;
+  for (std::size_t i = 0; i < r.copies.size(); ++i) {
+    if (r.copies[i].major != major) continue;
+    if (!winner) winner = i;
+    if (r.copies[i].installed && !installed) installed = i;
+  }
+  if (winner) r.copies[*winner].wins = true;
+  if (!installed_dir.empty()) {
+    if (!installed) {
+      r.explanations.push_back(fmt::format("the installed cuDNN {} in {} is not on the search path: programs will not find it{}", major,
+                                           installed_dir,
+                                           winner ? fmt::format(" and load cuDNN {} from {} instead", r.copies[*winner].version, r.copies[*winner].dir)
+                                                  : std::string()));
+    } else {
+      for (std::size_t i = 0; i < *installed; ++i) {
+        const auto& c = r.copies[i];
+        if (c.major != major) continue;
+        r.explanations.push_back(fmt::format("{} (via {}) holds cuDNN {}; it comes before the installed copy in {}, so programs load it "
+                                             "instead. Remove that copy, or put {} first",
+                                             c.dir, c.via, c.version, installed_dir, installed_dir));
+      }
+    }
+  }
+  return r;
+}
+
+} // namespace cudnnctl
