@@ -52,6 +52,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   std::vector<std::pair<CLI::App*, CommandRun>> runs;
   for (const auto& spec : all_commands()) {
     auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+    if (spec.hidden) sub->group("");
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
 

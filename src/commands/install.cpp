@@ -9,7 +9,7 @@
 
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/path_report.hpp"
+#include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/install/installer.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/path_report.hpp"
+#include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/platform/persistent_env.hpp"
 #include "cudnnctl/platform/process.hpp"

@@ -13,7 +13,7 @@ void Io::warn(const std::string& text) {
 }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 6> k_commands{{
+  static constexpr std::array<CommandSpec, 8> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
@@ -21,6 +21,8 @@ std::span<const CommandSpec> all_commands() {
       {"install", "Verify an archive and install it into a CUDA toolkit as one transaction, with a receipt", &setup_install},
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},
+      {"doctor", "Diagnose a cuDNN set-up layer by layer: toolkit, files, loader, driver and device, workload", &setup_doctor},
+      {"__probe", "internal: the doctor's child process", &setup_probe, true},
   }};
   return k_commands;
 }

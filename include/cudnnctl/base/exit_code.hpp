@@ -14,6 +14,8 @@ enum class ExitCode : int {
   incompatible = 7,       // the archive does not fit the target (OS, architecture, CUDA version)
   io_error = 8,           // a file could not be read or written (missing file, permission, disk full)
   bad_catalog = 9,        // the release catalog given with --catalog is unreadable or invalid
+  doctor_failed = 10,     // doctor: at least one check failed
+  doctor_gpu_skipped = 11,// doctor: healthy up to the GPU layers (4-5), which were skipped (no GPU, no driver, --no-gpu)
 };
 
 constexpr int to_int(ExitCode c) { return static_cast<int>(c); }

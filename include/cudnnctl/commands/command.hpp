@@ -35,6 +35,7 @@ struct CommandSpec {
   std::string_view summary;
   /// Adds the command's options to `sub` and returns the function that runs it.
   CommandRun (*setup)(CLI::App& sub, Io& io);
+  bool hidden = false;  // internal commands (the doctor's child probe) stay out of --help
 };
 
 std::span<const CommandSpec> all_commands();

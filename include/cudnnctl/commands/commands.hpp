@@ -10,5 +10,7 @@ CommandRun setup_extract(CLI::App& sub, Io& io);
 CommandRun setup_install(CLI::App& sub, Io& io);
 CommandRun setup_uninstall(CLI::App& sub, Io& io);
 CommandRun setup_path(CLI::App& sub, Io& io);
+CommandRun setup_doctor(CLI::App& sub, Io& io);
+CommandRun setup_probe(CLI::App& sub, Io& io);
 
 } // namespace cudnnctl

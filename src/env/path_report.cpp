@@ -1,4 +1,4 @@
-#include "cudnnctl/commands/path_report.hpp"
+#include "cudnnctl/env/path_report.hpp"
 
 #include <filesystem>
 

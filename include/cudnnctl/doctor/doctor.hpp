@@ -1,0 +1,53 @@
+#pragma once
+// The layered diagnosis: 1 toolkit, 2 files, 3 loader, 4 driver and device, 5 workload. Each check has
+// a status, a one-line finding and, when it does not pass, the cause and the fix.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/base/exit_code.hpp"
+#include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/platform/environment.hpp"
+
+namespace cudnnctl {
+
+enum class CheckStatus { pass, warn, fail, skip };
+std::string_view to_string(CheckStatus s);
+
+struct Check {
+  std::string id;   // stable, e.g. "loader.load"
+  int layer = 1;
+  CheckStatus status = CheckStatus::pass;
+  std::string finding;
+  std::string cause;
+  std::string fix;
+};
+
+struct DoctorOptions {
+  std::string cuda_path;
+  bool no_gpu = false;
+  int only_layer = 0;                 // 0: every layer
+  std::string self_exe;               // this program, run as the probe child
+  std::string driver_library = "libcuda.so.1";
+  std::string driver_version_file = "/proc/driver/nvidia/version";
+  int probe_timeout_ms = 60000;
+};
+
+struct DoctorReport {
+  std::optional<Toolkit> toolkit;
+  std::vector<Check> checks;
+};
+
+DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env);
+
+/// 0 healthy; 10 something failed; 11 healthy up to the GPU layers, which were skipped.
+ExitCode doctor_exit_code(const DoctorReport& report);
+nlohmann::json doctor_json(const DoctorReport& report);
+std::string doctor_text(const DoctorReport& report);
+
+/// "Kernel Module  550.54.14  ..." (the first line of /proc/driver/nvidia/version) -> "550.54.14".
+std::string parse_driver_version(const std::string& proc_text);
+
+} // namespace cudnnctl

@@ -1,0 +1,615 @@
+#include "cudnnctl/doctor/doctor.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/env/path_report.hpp"
+#include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/install/receipt.hpp"
+#include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+std::string_view to_string(CheckStatus s) {
+  switch (s) {
+  case CheckStatus::pass: return "pass";
+  case CheckStatus::warn: return "warn";
+  case CheckStatus::fail: return "fail";
+  case CheckStatus::skip: return "skip";
+  }
+  return "?";
+}
+
+std::string parse_driver_version(const std::string& text) {
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))"))) return m[1];
+  return {};
+}
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct HeaderVersion {
+  unsigned major = 0, minor = 0, patch = 0;
+  std::string text() const { return fmt::format("{}.{}.{}", major, minor, patch); }
+};
+
+std::optional<HeaderVersion> header_version(const fs::path& include_dir) {
+  for (const char* h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"}) {
+    const auto text = read_text(include_dir / h);
+    if (text.empty()) continue;
+    auto get = [&](const char* macro) -> std::optional<unsigned> {
+      std::smatch m;
+      if (std::regex_search(text, m, std::regex(std::string(R"(#define\s+)") + macro + R"(\s+(\d+))"))) return static_cast<unsigned>(std::stoul(m[1]));
+      return std::nullopt;
+    };
+    const auto a = get("CUDNN_MAJOR"), b = get("CUDNN_MINOR"), c = get("CUDNN_PATCHLEVEL");
+    if (a && b && c) return HeaderVersion{*a, *b, *c};
+  }
+  return std::nullopt;
+}
+
+// The ld.so cache as name -> path (first entry wins, as the loader's lookup does).
+std::map<std::string, std::string> ld_cache_map() {
+  std::map<std::string, std::string> out;
+  auto text = platform::run_capture({"ldconfig", "-p"});
+  if (!text) return out;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto arrow = line.find("=> ");
+    if (arrow == std::string::npos) continue;
+    auto name = line.substr(0, line.find(" ("));
+    name.erase(0, name.find_first_not_of(" \t"));
+    out.emplace(name, line.substr(arrow + 3));
+  }
+  return out;
+}
+
+struct Resolver {
+  std::vector<std::string> ld_library_path;
+  std::map<std::string, std::string> cache;
+  std::vector<std::string> defaults{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64"};
+
+  // Where the loader finds `name` for a library with this RUNPATH, and through what; nullopt: nowhere.
+  std::optional<std::pair<std::string, std::string>> find(const std::string& name, const std::vector<std::string>& runpath) const {
+    std::error_code ec;
+    for (const auto& d : ld_library_path)
+      if (fs::exists(fs::path(d) / name, ec)) return std::pair{(fs::path(d) / name).string(), std::string("LD_LIBRARY_PATH")};
+    for (const auto& d : runpath)
+      if (fs::exists(fs::path(d) / name, ec)) return std::pair{(fs::path(d) / name).string(), std::string("RUNPATH")};
+    if (const auto it = cache.find(name); it != cache.end()) return std::pair{it->second, std::string("ld.so cache")};
+    for (const auto& d : defaults)
+      if (fs::exists(fs::path(d) / name, ec)) return std::pair{(fs::path(d) / name).string(), std::string("default folder")};
+    return std::nullopt;
+  }
+};
+
+std::vector<std::string> runpath_of(const ElfDynamicInfo& info, const std::string& origin) {
+  std::vector<std::string> out;
+  for (auto d : split(info.runpath.empty() ? info.rpath : info.runpath, ':')) {
+    std::string dir(d);
+    for (const std::string tag : {"$ORIGIN", "${ORIGIN}"})
+      for (auto pos = dir.find(tag); pos != std::string::npos; pos = dir.find(tag)) dir.replace(pos, tag.size(), origin);
+    if (!dir.empty()) out.push_back(dir);
+  }
+  return out;
+}
+
+class Doctor {
+public:
+  Doctor(const DoctorOptions& o, const platform::Environment& env) : m_opt(o), m_env(env), m_host(platform::detect_host()) {}
+
+  DoctorReport run() {
+    layer_toolkit();
+    if (m_report.toolkit) {
+      layer_files();
+      layer_loader();
+    } else {
+      skip_layers_from(2, "no CUDA toolkit was found (layer 1)");
+    }
+    layer_gpu();
+    if (m_opt.only_layer) {
+      std::vector<Check> only;
+      for (auto& c : m_report.checks)
+        if (c.layer == m_opt.only_layer) only.push_back(c);
+      m_report.checks = std::move(only);
+    }
+    return std::move(m_report);
+  }
+
+private:
+  void add(std::string id, int layer, CheckStatus s, std::string finding, std::string cause = {}, std::string fix = {}) {
+    m_report.checks.push_back({std::move(id), layer, s, std::move(finding), std::move(cause), std::move(fix)});
+  }
+  void skip_layers_from(int layer, const std::string& why) {
+    const char* ids[] = {"", "toolkit", "files", "loader", "driver", "workload"};
+    for (int l = layer; l <= 5; ++l) add(fmt::format("{}.skipped", ids[l]), l, CheckStatus::skip, "skipped: " + why);
+  }
+  std::string lib_dir() const {
+    const auto& t = *m_report.toolkit;
+    return (fs::path(t.root) / (t.os == Os::windows ? t.dll_dir : t.lib_dir)).string();
+  }
+
+  // ---- layer 1
+  void layer_toolkit() {
+    std::vector<std::string> notes;
+    const auto found = find_toolkits(m_env, m_opt.cuda_path.empty() ? std::nullopt : std::optional(m_opt.cuda_path), &notes);
+    const auto choice = choose_toolkit(found, std::nullopt);
+    if (!choice.toolkit) {
+      std::string detail;
+      for (const auto& n : notes) detail += "; " + n;
+      add("toolkit.found", 1, CheckStatus::fail, "no CUDA toolkit found" + detail,
+          "no CUDA_PATH/CUDA_HOME, no nvcc on PATH, nothing in the usual places",
+          "install the CUDA toolkit, or name it with --cuda-path DIR (or set CUDA_PATH)");
+      return;
+    }
+    m_report.toolkit = choice.toolkit;
+    std::string others;
+    for (std::size_t i = 1; i < found.size(); ++i) others += fmt::format("{}{} (CUDA {})", i > 1 ? ", " : "; also found ", found[i].root, found[i].version);
+    add("toolkit.found", 1, CheckStatus::pass, fmt::format("CUDA {} at {}, selected because {} names it first{}", choice.toolkit->version,
+                                                          choice.toolkit->root, choice.toolkit->found_by, others));
+    for (const auto& n : notes) add("toolkit.env", 1, CheckStatus::warn, n, "an environment variable names a folder that is not a toolkit",
+                                    "fix or unset that variable");
+    std::error_code ec;
+    const auto chosen = fs::weakly_canonical(choice.toolkit->root, ec);
+    for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
+      const auto v = m_env.get(var);
+      if (!v || v->empty()) continue;
+      const auto other = fs::weakly_canonical(*v, ec);
+      if (other != chosen)
+        add("toolkit.env", 1, CheckStatus::warn, fmt::format("{}={} is not the selected toolkit {}", var, *v, choice.toolkit->root),
+            "two toolkits are named: build tools follow CUDA_PATH/CUDA_HOME, programs follow the loader path",
+            fmt::format("point {} at the toolkit you use, or pass --cuda-path", var));
+    }
+  }
+
+  // ---- layer 2
+  void layer_files() {
+    const auto& t = *m_report.toolkit;
+    const auto dir = lib_dir();
+    std::error_code ec;
+    std::set<unsigned> majors;
+    static const std::regex so_re(R"(^libcudnn\.so\.(\d+)$)");
+    static const std::regex dll_re(R"(^cudnn64_(\d+)\.dll$)", std::regex::icase);
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+    for (const auto& n : names) {
+      std::smatch m;
+      if (std::regex_match(n, m, t.os == Os::windows ? dll_re : so_re)) majors.insert(static_cast<unsigned>(std::stoul(m[1])));
+    }
+    m_header = header_version(fs::path(t.root) / t.include_dir);
+    if (majors.empty()) {
+      add("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", dir), "cuDNN is not installed into this toolkit",
+          "cudnnctl install cudnn-<platform>-<version>_cuda" + t.major() + "-archive.<zip|tar.xz> --cuda-path " + t.root);
+      return;
+    }
+    const unsigned major = m_header && majors.count(m_header->major) ? m_header->major : *majors.rbegin();
+    m_major = major;
+    add("files.cudnn", 2, CheckStatus::pass,
+        fmt::format("cuDNN {} in {}{}", m_header ? m_header->text() : fmt::format("{}.x", major), dir,
+                    majors.size() > 1 ? fmt::format(" (and libraries of {} other major versions)", majors.size() - 1) : ""));
+    if (majors.size() > 1)
+      add("files.stale", 2, CheckStatus::warn, fmt::format("{} holds main libraries of several cuDNN majors", dir),
+          "an older cuDNN was left behind when a newer one was copied in", "remove the old major's files (cudnnctl install removes them)");
+
+    // completeness: the sub-libraries this major has, found by pattern; the core set must be there
+    const auto subs = discover_sub_libraries(dir, major, t.os);
+    std::vector<std::string> missing;
+    for (const auto& s : sub_library_names(major)) {
+      if (s == "cudnn") continue;
+      const auto f = library_file_name(t.os, s, major);
+      if (std::find(subs.begin(), subs.end(), f) == subs.end()) missing.push_back(f);
+    }
+    if (!missing.empty())
+      add("files.complete", 2, CheckStatus::fail, fmt::format("missing sub-libraries: {}", fmt::format("{}", fmt::join(missing, ", "))),
+          "only part of the archive was copied (e.g. only the main library); cuDNN loads its sub-libraries by name at first use and "
+          "aborts or fails without them",
+          "copy every library of the archive, or reinstall with cudnnctl install");
+    else
+      add("files.complete", 2, CheckStatus::pass, fmt::format("{} sub-libraries: {}", subs.size(), fmt::format("{}", fmt::join(subs, ", "))));
+    if (!m_header)
+      add("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t.root, t.include_dir),
+          "the headers were not installed", "programs run without them, but nothing can be compiled against cuDNN; reinstall the archive");
+
+    // versions: file names (Linux real files carry major.minor.patch) against the header
+    std::set<std::string> versions;
+    static const std::regex full(R"(^libcudnn[a-z_]*\.so\.(\d+\.\d+\.\d+)$)");
+    for (const auto& n : names) {
+      std::smatch m;
+      if (std::regex_match(n, m, full) && std::stoul(m[1].str()) == major) versions.insert(m[1]);
+    }
+    if (versions.size() > 1)
+      add("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", dir, fmt::format("{}", fmt::join(versions, ", "))),
+          "sub-libraries of different releases sit side by side; loading them together fails with SUBLIBRARY_VERSION_MISMATCH or "
+          "missing symbols",
+          "keep one consistent set: reinstall one archive with cudnnctl install");
+    else if (versions.size() == 1 && m_header && *versions.begin() != m_header->text())
+      add("files.versions", 2, CheckStatus::fail,
+          fmt::format("the libraries are {} but cudnn_version.h says {}", *versions.begin(), m_header->text()),
+          "headers and libraries come from different releases", "reinstall one archive with cudnnctl install");
+    else
+      add("files.versions", 2, CheckStatus::pass,
+          versions.empty() ? "file names carry only the major; the header gives the version"
+                           : fmt::format("libraries and header agree on {}", *versions.begin()));
+
+    // the receipt, when cudnnctl installed it
+    const auto state = state_dir_of(t);
+    auto fs_ = make_real_fs();
+    if (fs_->entry(receipt_path(state)) == FsEntry::missing) {
+      add("files.receipt", 2, CheckStatus::skip, "not installed by cudnnctl (no receipt): file hashes cannot be checked");
+    } else if (auto text = fs_->read_text(receipt_path(state)); text) {
+      if (auto r = receipt_from_json(*text, receipt_path(state)); r) {
+        const auto problems = check_receipt(*r, t.root, *fs_);
+        if (problems.empty())
+          add("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r->files.size(), r->canonical_name));
+        else
+          add("files.receipt", 2, CheckStatus::fail, fmt::format("{} files differ from the receipt: {}", problems.size(), problems.front()),
+              "files were emptied, quarantined or replaced after the install (antivirus does this to DLLs)",
+              "reinstall the same archive: cudnnctl install repairs what the receipt lists");
+      }
+    }
+
+    // the search path: which copy programs load
+    const auto report = make_path_report(t, m_env, "/", "");
+    if (report.shadows) {
+      m_shadows = report.shadows;
+      const auto& sh = *report.shadows;
+      const auto winner = std::find_if(sh.copies.begin(), sh.copies.end(), [](const CudnnCopy& c) { return c.wins; });
+      if (!sh.explanations.empty())
+        add("files.search_path", 2, winner != sh.copies.end() && !winner->installed ? CheckStatus::fail : CheckStatus::warn,
+            sh.explanations.front(), "the loader finds another copy first, or none of the toolkit's",
+            "cudnnctl path shows the order; sudo cudnnctl path --apply puts the toolkit first");
+      else
+        add("files.search_path", 2, CheckStatus::pass, fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
+                                                                   winner != sh.copies.end() ? winner->dir : dir));
+    }
+    frameworks();
+  }
+
+  // PyTorch and pip wheels carry their own cuDNN, which their programs load first.
+  void frameworks() {
+    std::vector<fs::path> roots;
+    for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+      if (auto v = m_env.get(var); v && !v->empty()) roots.push_back(*v);
+    if (auto home = m_env.get("HOME")) roots.push_back(fs::path(*home) / ".local");
+    roots.push_back("/usr/local");
+    roots.push_back("/usr");
+    if (auto path = m_env.get("PATH"))
+      for (auto d : split(*path, ':')) {
+        std::error_code ec;
+        const fs::path dir{std::string(d)};
+        if (fs::exists(dir / "python3", ec)) roots.push_back(fs::weakly_canonical(dir / "python3", ec).parent_path().parent_path());
+      }
+    std::set<std::string> seen;
+    std::vector<std::string> found;
+    for (const auto& root : roots) {
+      std::error_code ec;
+      for (const auto& lib : {root / "lib", root / "lib64"}) {
+        for (const auto& py : fs::directory_iterator(lib, ec)) {
+          if (!py.path().filename().string().starts_with("python3")) continue;
+          for (const char* site : {"site-packages", "dist-packages"}) {
+            const auto sp = py.path() / site;
+            if (!fs::is_directory(sp, ec) || !seen.insert(fs::weakly_canonical(sp, ec).string()).second) continue;
+            for (const auto& e : fs::directory_iterator(sp, ec)) {
+              const auto n = e.path().filename().string();
+              static const std::regex wheel(R"(^nvidia_cudnn_cu(\d+)-([\d.]+)\.dist-info$)");
+              std::smatch m;
+              if (std::regex_match(n, m, wheel)) found.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), sp.string()));
+              if (n == "torch" && fs::exists(e.path() / "lib", ec)) {
+                for (const auto& f : fs::directory_iterator(e.path() / "lib", ec))
+                  if (f.path().filename().string().starts_with("libcudnn") || f.path().filename().string().starts_with("cudnn")) {
+                    found.push_back(fmt::format("PyTorch's own cuDNN in {}", (e.path() / "lib").string()));
+                    break;
+                  }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (found.empty()) {
+      add("files.frameworks", 2, CheckStatus::pass, "no framework-bundled cuDNN found (pip nvidia-cudnn wheels, torch/lib)");
+      return;
+    }
+    add("files.frameworks", 2, CheckStatus::warn, fmt::format("{} other cuDNN: {}", found.size(), fmt::format("{}", fmt::join(found, "; "))),
+        "PyTorch (and other frameworks) load the cuDNN their wheels bring first, not the toolkit's: their version is what they report",
+        "nothing to fix if that is intended; the toolkit's cuDNN serves programs that do not bring their own");
+  }
+
+  // ---- layer 3
+  void layer_loader() {
+    const auto& t = *m_report.toolkit;
+    if (!m_major) {
+      add("loader.skipped", 3, CheckStatus::skip, "skipped: no cuDNN library to load (layer 2)");
+      return;
+    }
+    if (t.os != m_host.os) {
+      add("loader.skipped", 3, CheckStatus::skip,
+          fmt::format("skipped: this is a {} toolkit and this machine is {}", to_string(t.os), m_host.description));
+      return;
+    }
+    const auto dir = lib_dir();
+    Resolver res;
+    if (auto v = m_env.get("LD_LIBRARY_PATH"))
+      for (auto d : split(*v, ':'))
+        if (!d.empty()) res.ld_library_path.emplace_back(d);
+    res.cache = ld_cache_map();
+
+    // static dependencies of every cuDNN library, resolved as the loader would
+    std::vector<std::string> unresolved;
+    std::size_t checked = 0;
+    std::optional<std::vector<std::string>> graph_runpath;
+    for (const auto& file : discover_sub_libraries(dir, *m_major, t.os)) {
+      auto info = read_elf_file((fs::path(dir) / file).string());
+      if (!info) {
+        unresolved.push_back(fmt::format("{} (unreadable: {})", file, info.error().message));
+        continue;
+      }
+      const auto rp = runpath_of(*info, dir);
+      if (file.find("_graph") != std::string::npos) graph_runpath = rp;
+      for (const auto& need : info->needed) {
+        ++checked;
+        if (!res.find(need, rp)) unresolved.push_back(fmt::format("{} needs {}", file, need));
+      }
+    }
+    if (!unresolved.empty())
+      add("loader.needed", 3, CheckStatus::fail, fmt::format("unresolved dependencies: {}", fmt::format("{}", fmt::join(unresolved, "; "))),
+          "a library cuDNN is linked against is on none of the loader's paths (libz.so.1 is the usual one)",
+          "install it (Debian/Ubuntu: zlib1g for libz.so.1) or add its folder to the loader path");
+    else
+      add("loader.needed", 3, CheckStatus::pass, fmt::format("all {} static dependencies resolve", checked));
+
+    // what cuDNN opens by name at run time
+    const unsigned cuda_major = static_cast<unsigned>(std::stoul(t.major().empty() ? "0" : t.major()));
+    std::vector<std::pair<std::string, std::string>> runtime;  // name, what needs it
+    if (*m_major >= 9) {
+      runtime.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});
+      runtime.push_back({fmt::format("libnvrtc.so.{}", cuda_major), "the runtime-compiled engines"});
+    } else {
+      runtime.push_back({"libnvrtc.so", "cudnn_cnn_infer (cuDNN 8 opens the unversioned name)"});
+    }
+    std::vector<std::string> missing_rt;
+    for (const auto& [name, who] : runtime)
+      if (!res.find(name, graph_runpath.value_or(std::vector<std::string>{dir})) && !fs::exists(fs::path(dir) / name))
+        missing_rt.push_back(fmt::format("{} (for {})", name, who));
+    if (!missing_rt.empty())
+      add("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found: {}", fmt::format("{}", fmt::join(missing_rt, "; "))),
+          "cuDNN opens these by name when it first needs them; operations that need them fail then",
+          fmt::format("install cuBLAS and NVRTC for CUDA {} (the toolkit's, or pip nvidia-cublas / nvidia-cuda-nvrtc), and put their "
+                      "folder on the loader path",
+                      cuda_major));
+    else
+      add("loader.runtime_deps", 3, CheckStatus::pass, "cuBLASLt and NVRTC for this CUDA major are found");
+
+    // the real load, in a child process
+    ProbeRequest req{dir, *m_major, m_opt.driver_library, true};
+    auto probe = run_probe(m_opt.self_exe, req, m_opt.probe_timeout_ms);
+    if (!probe) {
+      add("loader.load", 3, CheckStatus::fail, "the probe could not run: " + probe.error().message);
+      return;
+    }
+    m_probe = *probe;
+    const auto& p = *probe;
+    std::vector<std::string> failed;
+    for (const auto& l : p.loads)
+      if (!l.loaded) failed.push_back(fmt::format("{}: {}", l.file, l.error));
+    if (!failed.empty()) {
+      add("loader.load", 3, CheckStatus::fail, fmt::format("cannot load: {}", fmt::format("{}", fmt::join(failed, "; "))),
+          "the loader's error names the missing or broken dependency", "install what it names, or reinstall cuDNN with cudnnctl install");
+      return;
+    }
+    if (p.signal || p.timed_out || !p.version) {
+      std::string tail = p.child_stderr;
+      std::replace(tail.begin(), tail.end(), '\n', ' ');
+      add("loader.load", 3, CheckStatus::fail,
+          p.timed_out ? "the cuDNN probe did not finish in time"
+                      : fmt::format("cuDNN aborted the process (signal {}) at its first call: {}", p.signal, tail.substr(0, 300)),
+          "cuDNN loads its sub-libraries by name at the first call and aborts when one cannot be found (\"Invalid handle. Cannot "
+          "load symbol\")",
+          "make sure every sub-library is in the same folder as libcudnn, or reinstall with cudnnctl install");
+      return;
+    }
+    add("loader.load", 3, CheckStatus::pass,
+        fmt::format("{} libraries load; cudnnGetVersion() = {}, built with CUDA runtime {}, max device {}", p.loads.size(), *p.version,
+                    p.cudart_version.value_or(0), p.max_device_version.value_or(0)));
+    std::vector<std::string> bad_checks;
+    for (const auto& [name, status] : p.version_checks)
+      if (status != 0) bad_checks.push_back(fmt::format("{}: {}", name, cudnn_status_name(status, *m_major)));
+    if (!bad_checks.empty())
+      add("loader.version_checks", 3, CheckStatus::fail, fmt::format("sub-library checks failed: {}", fmt::format("{}", fmt::join(bad_checks, "; "))),
+          "a sub-library is missing (SUBLIBRARY_UNAVAILABLE) or comes from another release (SUBLIBRARY_VERSION_MISMATCH)",
+          "keep one consistent set of cuDNN libraries in one folder");
+    else
+      add("loader.version_checks", 3, CheckStatus::pass, fmt::format("all {} sub-library version checks pass", p.version_checks.size()));
+    if (m_header) {
+      const auto expected = cudnn_version_macro(Version{{m_header->major, m_header->minor, m_header->patch, 0}, 3});
+      if (expected && *p.version != *expected)
+        add("loader.version", 3, CheckStatus::fail, fmt::format("the loaded library is {} but the header says {}", *p.version, *expected),
+            "another copy of cuDNN was loaded, or headers and libraries differ", "cudnnctl path shows which copy wins");
+    }
+  }
+
+  // ---- layers 4 and 5
+  void layer_gpu() {
+    if (!m_probe) {
+      add("driver.skipped", 4, CheckStatus::skip, "skipped: cuDNN could not be loaded (layer 3)");
+      add("workload.skipped", 5, CheckStatus::skip, "skipped: layer 4 did not run");
+      return;
+    }
+    const auto& p = *m_probe;
+    bool gpu_ok = false;
+    if (!p.driver_loaded) {
+      add("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver: {}", p.driver_error),
+          "the NVIDIA driver is not installed, or this container or VM has no GPU passed through",
+          "install the NVIDIA driver; in a container run it with the GPU (docker --gpus all); under WSL2 keep /usr/lib/wsl/lib on the path");
+    } else if (p.cu_init == 34) {
+      add("driver.library", 4, CheckStatus::fail,
+          fmt::format("the toolkit's stub library was loaded as the driver ({}): cuInit returned CUDA_ERROR_STUB_LIBRARY", m_opt.driver_library),
+          "lib64/stubs/libcuda.so is for linking only; a folder holding it (or a copy named libcuda.so.1) comes first on the loader path",
+          "remove the stubs folder from LD_LIBRARY_PATH and ld.so.conf.d, and delete any libcuda.so.1 copied from it");
+    } else if (p.cu_init == 100) {
+      add("driver.library", 4, CheckStatus::skip, "the NVIDIA driver is present but sees no GPU (CUDA_ERROR_NO_DEVICE)",
+          "no GPU, or it is not visible to this process (CUDA_VISIBLE_DEVICES, container device list)",
+          "check nvidia-smi and CUDA_VISIBLE_DEVICES");
+    } else if (!p.cu_init || *p.cu_init != 0) {
+      add("driver.library", 4, CheckStatus::fail, fmt::format("cuInit failed: {}", cu_result_name(p.cu_init.value_or(-1))),
+          "the driver is installed but does not work (kernel module not loaded, or mismatched user and kernel parts)",
+          "reboot after a driver update, or reinstall the driver; nvidia-smi shows the state");
+    } else {
+      gpu_ok = true;
+      add("driver.library", 4, CheckStatus::pass,
+          fmt::format("driver loaded; CUDA driver API {}.{}", p.driver_api_version.value_or(0) / 1000, p.driver_api_version.value_or(0) % 1000 / 10));
+    }
+    if (gpu_ok) driver_version_and_devices();
+    if (m_opt.no_gpu) add("workload.conv", 5, CheckStatus::skip, "skipped: --no-gpu");
+    else if (!gpu_ok) add("workload.conv", 5, CheckStatus::skip, "skipped: layer 4 found no usable GPU");
+    else
+      add("workload.conv", 5, CheckStatus::skip, "skipped: the timed convolution workload is not part of this build",
+          "", "run a framework's own smoke test meanwhile");
+  }
+
+  void driver_version_and_devices() {
+    const auto& p = *m_probe;
+    const auto& t = *m_report.toolkit;
+    std::vector<const SupportRow*> rows;
+    if (m_header) rows = Catalog::embedded().support_for(m_header->text(), t.major());
+    std::string min_driver;
+    std::vector<std::string> ccs;
+    for (const auto* r : rows) {
+      const auto& d = m_host.os == Os::windows ? r->min_driver_windows : r->min_driver_linux;
+      if (!d.empty() && (min_driver.empty() || compare_dotted(d, min_driver) < 0)) min_driver = d;
+      ccs.insert(ccs.end(), r->compute_capabilities.begin(), r->compute_capabilities.end());
+    }
+    const auto installed = parse_driver_version(read_text(m_opt.driver_version_file));
+    if (installed.empty())
+      add("driver.version", 4, CheckStatus::skip, fmt::format("the driver version could not be read from {}", m_opt.driver_version_file));
+    else if (min_driver.empty())
+      add("driver.version", 4, CheckStatus::pass, fmt::format("driver {}; the catalog has no minimum for cuDNN {} cuda{}", installed,
+                                                             m_header ? m_header->text() : "?", t.major()));
+    else if (compare_dotted(installed, min_driver) < 0)
+      add("driver.version", 4, CheckStatus::fail, fmt::format("driver {} is older than {}, the minimum NVIDIA lists for cuDNN {} cuda{}",
+                                                             installed, min_driver, m_header->text(), t.major()),
+          "the driver is older than the CUDA runtime cuDNN was built with: cudnnCreate fails with NOT_INITIALIZED",
+          fmt::format("update the NVIDIA driver to {} or newer", min_driver));
+    else
+      add("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's minimum)", installed, min_driver));
+
+    const auto max = p.max_device_version.value_or(0);
+    for (std::size_t i = 0; i < p.devices.size(); ++i) {
+      const auto& d = p.devices[i];
+      const auto cc = fmt::format("{}.{}", d.cc_major, d.cc_minor);
+      const unsigned encoded = static_cast<unsigned>(d.cc_major * 100 + d.cc_minor * 10);
+      if (max && encoded > max)
+        add("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is newer than this cuDNN knows (up to {}.{})", i, d.name, cc,
+                                                            max / 100, max % 100 / 10),
+            "cuDNN has no kernels for this architecture: EXECUTION_FAILED / ARCH_MISMATCH", "install a newer cuDNN built for this GPU");
+      else if (!ccs.empty() && compare_dotted(cc, ccs.front()) < 0)
+        add("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is older than this cuDNN supports (from {})", i, d.name, cc, ccs.front()),
+            "cuDNN dropped this architecture (Maxwell, Pascal and Volta need cuDNN 9.10 or older): cudnnCreate may work, convolutions fail",
+            "use cuDNN 9.10.x or older for this GPU");
+      else
+        add("device.arch", 4, CheckStatus::pass, fmt::format("GPU {} {} (compute {})", i, d.name, cc));
+    }
+    if (p.create_status) {
+      if (*p.create_status == 0) add("device.create", 4, CheckStatus::pass, "cudnnCreate succeeded");
+      else {
+        const auto name = cudnn_status_name(*p.create_status, *m_major);
+        const bool not_init = name.find("NOT_INITIALIZED") != std::string::npos;
+        add("device.create", 4, CheckStatus::fail, fmt::format("cudnnCreate returned {}{}", name, p.last_error.empty() ? "" : ": " + p.last_error),
+            not_init ? "usually the GPU is out of memory, or the driver is older than cuDNN's CUDA runtime"
+                     : "see the status: an architecture or driver mismatch",
+            not_init ? "free GPU memory (nvidia-smi), or update the driver" : "match cuDNN to the GPU and driver");
+      }
+    }
+  }
+
+  const DoctorOptions& m_opt;
+  const platform::Environment& m_env;
+  platform::HostPlatform m_host;
+  DoctorReport m_report;
+  std::optional<unsigned> m_major;
+  std::optional<HeaderVersion> m_header;
+  std::optional<ShadowReport> m_shadows;
+  std::optional<ProbeResult> m_probe;
+};
+
+} // namespace
+
+DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env) { return Doctor(options, env).run(); }
+
+ExitCode doctor_exit_code(const DoctorReport& r) {
+  bool gpu_skipped = false;
+  for (const auto& c : r.checks) {
+    if (c.status == CheckStatus::fail) return ExitCode::doctor_failed;
+    if (c.layer >= 4 && c.status == CheckStatus::skip) gpu_skipped = true;
+  }
+  return gpu_skipped ? ExitCode::doctor_gpu_skipped : ExitCode::ok;
+}
+
+nlohmann::json doctor_json(const DoctorReport& r) {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : r.checks)
+    checks.push_back({{"id", c.id}, {"layer", c.layer}, {"status", std::string(to_string(c.status))}, {"finding", c.finding},
+                      {"cause", c.cause.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.cause)},
+                      {"fix", c.fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.fix)}});
+  std::map<std::string, int> counts;
+  for (const auto& c : r.checks) ++counts[std::string(to_string(c.status))];
+  return {{"schema", "cudnnctl.doctor/1"},
+          {"toolkit", r.toolkit ? nlohmann::json{{"root", r.toolkit->root}, {"version", r.toolkit->version}} : nlohmann::json(nullptr)},
+          {"checks", checks},
+          {"counts", counts},
+          {"exit_code", to_int(doctor_exit_code(r))}};
+}
+
+std::string doctor_text(const DoctorReport& r) {
+  static const char* names[] = {"", "toolkit", "files", "loader", "driver and device", "workload"};
+  std::string out;
+  int layer = 0;
+  std::map<CheckStatus, int> counts;
+  for (const auto& c : r.checks) {
+    if (c.layer != layer) {
+      layer = c.layer;
+      out += fmt::format("layer {}  {}\n", layer, names[layer]);
+    }
+    ++counts[c.status];
+    std::string tag(to_string(c.status));
+    for (auto& ch : tag) ch = static_cast<char>(ch - 'a' + 'A');
+    out += fmt::format("  {:<4}  {:<22} {}\n", tag, c.id, c.finding);
+    if (!c.cause.empty() && c.status != CheckStatus::pass) out += fmt::format("        cause: {}\n", c.cause);
+    if (!c.fix.empty() && c.status != CheckStatus::pass) out += fmt::format("        fix:   {}\n", c.fix);
+  }
+  const auto code = doctor_exit_code(r);
+  out += fmt::format("summary: {} passed, {} warnings, {} failed, {} skipped; {} (exit {})\n", counts[CheckStatus::pass],
+                     counts[CheckStatus::warn], counts[CheckStatus::fail], counts[CheckStatus::skip],
+                     code == ExitCode::ok               ? "healthy"
+                     : code == ExitCode::doctor_failed ? "problems found"
+                                                       : "healthy up to the GPU layers, which were skipped",
+                     to_int(code));
+  return out;
+}
+
+} // namespace cudnnctl

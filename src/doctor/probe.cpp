@@ -1,0 +1,183 @@
+#include "cudnnctl/doctor/probe.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/platform/host.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned major, Os os) {
+  const std::regex re = os == Os::windows ? std::regex(fmt::format(R"(^cudnn_[a-z_]+64_{}\.dll$)", major), std::regex::icase)
+                                          : std::regex(fmt::format(R"(^libcudnn_[a-z_]+\.so\.{}$)", major));
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const auto n = e.path().filename().string();
+    if (std::regex_match(n, re)) out.push_back(n);
+  }
+  // graph (and ops) first: the others need them; heuristic and engines last
+  auto rank = [](const std::string& n) {
+    for (const auto& [key, r] : std::vector<std::pair<std::string, int>>{{"_graph", 0}, {"_ops", 1}, {"_cnn", 2}, {"_adv", 3}})
+      if (n.find(key) != std::string::npos) return r;
+    return 4;
+  };
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
+  });
+  return out;
+}
+
+namespace {
+
+using Size0 = std::size_t (*)();
+using Status0 = int (*)();
+using CreateFn = int (*)(void**);
+using DestroyFn = int (*)(void*);
+using LastErrorFn = void (*)(char*, std::size_t);
+using CuInit = int (*)(unsigned);
+using CuIntOut = int (*)(int*);
+using CuDeviceGet = int (*)(int*, int);
+using CuDeviceGetName = int (*)(char*, int, int);
+using CuDeviceGetAttribute = int (*)(int*, int, int);
+
+template <class F> F sym(void* lib, const char* name) { return reinterpret_cast<F>(platform::find_symbol(lib, name)); }
+
+void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" << std::flush; }
+
+} // namespace
+
+int run_probe_child(const ProbeRequest& req, std::ostream& out) {
+  const auto os = platform::detect_host().os;
+  for (const auto& sub : discover_sub_libraries(req.lib_dir, req.major, os)) {
+    auto h = platform::load_library((fs::path(req.lib_dir) / sub).string());
+    emit(out, {{"step", "load"}, {"file", sub}, {"loaded", h.has_value()}, {"error", h ? "" : h.error().message}});
+  }
+  const auto main_file = library_file_name(os, "cudnn", req.major);
+  auto main = platform::load_library((fs::path(req.lib_dir) / main_file).string());
+  emit(out, {{"step", "load"}, {"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
+  if (!main) {
+    emit(out, {{"step", "done"}});
+    return 0;
+  }
+  // the first call loads the sub-libraries by name: a missing one aborts the process here
+  nlohmann::json v{{"step", "version"}};
+  if (auto f = sym<Size0>(*main, "cudnnGetVersion")) v["version"] = f();
+  if (auto f = sym<Size0>(*main, "cudnnGetCudartVersion")) v["cudart_version"] = f();
+  if (auto f = sym<Size0>(*main, "cudnnGetMaxDeviceVersion")) v["max_device_version"] = f();
+  emit(out, v);
+  nlohmann::json checks = nlohmann::json::object();
+  const std::vector<std::string> names = req.major >= 9
+                                             ? std::vector<std::string>{"Graph", "Ops", "Cnn", "Adv"}
+                                             : std::vector<std::string>{"OpsInfer", "OpsTrain", "CnnInfer", "CnnTrain", "AdvInfer", "AdvTrain"};
+  for (const auto& n : names)
+    if (auto f = sym<Status0>(*main, fmt::format("cudnn{}VersionCheck", n).c_str())) checks[n] = f();
+  emit(out, {{"step", "version_checks"}, {"checks", checks}});
+
+  if (req.with_driver) {
+    auto drv = platform::load_library(req.driver_library);
+    nlohmann::json d{{"step", "driver"}, {"loaded", drv.has_value()}, {"error", drv ? "" : drv.error().message}};
+    int device_count = 0;
+    if (drv) {
+      if (auto init = sym<CuInit>(*drv, "cuInit")) d["cu_init"] = init(0);
+      if (auto ver = sym<CuIntOut>(*drv, "cuDriverGetVersion")) {
+        int value = 0;
+        if (ver(&value) == 0) d["driver_api_version"] = value;
+      }
+      if (d.value("cu_init", -1) == 0) {
+        nlohmann::json devices = nlohmann::json::array();
+        auto count = sym<CuIntOut>(*drv, "cuDeviceGetCount");
+        auto get = sym<CuDeviceGet>(*drv, "cuDeviceGet");
+        auto name = sym<CuDeviceGetName>(*drv, "cuDeviceGetName");
+        auto attr = sym<CuDeviceGetAttribute>(*drv, "cuDeviceGetAttribute");
+        if (count && get && name && attr && count(&device_count) == 0) {
+          for (int i = 0; i < device_count; ++i) {
+            int dev = 0;
+            char buf[256] = {0};
+            int major = 0, minor = 0;
+            get(&dev, i);
+            name(buf, sizeof buf, dev);
+            attr(&major, 75, dev);
+            attr(&minor, 76, dev);
+            devices.push_back({{"name", buf}, {"cc_major", major}, {"cc_minor", minor}});
+          }
+        }
+        d["devices"] = devices;
+      }
+    }
+    emit(out, d);
+    if (drv && d.value("cu_init", -1) == 0 && device_count > 0) {
+      nlohmann::json c{{"step", "create"}};
+      if (auto create = sym<CreateFn>(*main, "cudnnCreate")) {
+        void* handle = nullptr;
+        c["status"] = create(&handle);
+        if (auto last = sym<LastErrorFn>(*main, "cudnnGetLastErrorString")) {
+          char buf[1024] = {0};
+          last(buf, sizeof buf);
+          c["last_error"] = buf;
+        }
+        if (handle)
+          if (auto destroy = sym<DestroyFn>(*main, "cudnnDestroy")) destroy(handle);
+      }
+      emit(out, c);
+    }
+  }
+  emit(out, {{"step", "done"}});
+  return 0;
+}
+
+Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& req, int timeout_ms) {
+  std::vector<std::string> argv{self_exe, "__probe", "--lib-dir", req.lib_dir, "--major", std::to_string(req.major),
+                                "--driver-library", req.driver_library};
+  if (!req.with_driver) argv.push_back("--no-driver");
+  auto child = platform::run_child(argv, {}, timeout_ms);
+  if (!child) return Unexpected<Error>(child.error());
+  ProbeResult r;
+  r.signal = child->signal;
+  r.timed_out = child->timed_out;
+  r.child_stderr = child->err.size() > 4000 ? child->err.substr(child->err.size() - 4000) : child->err;
+  std::istringstream in(child->out);
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const std::exception&) {
+      continue;
+    }
+    const auto step = j.value("step", "");
+    if (step == "load") r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
+    else if (step == "version") {
+      if (j.contains("version")) r.version = j["version"].get<std::uint64_t>();
+      if (j.contains("cudart_version")) r.cudart_version = j["cudart_version"].get<std::uint64_t>();
+      if (j.contains("max_device_version")) r.max_device_version = j["max_device_version"].get<std::uint64_t>();
+    } else if (step == "version_checks") {
+      for (const auto& [k, v] : j["checks"].items()) r.version_checks[k] = v.get<int>();
+    } else if (step == "driver") {
+      r.driver_loaded = j.value("loaded", false);
+      r.driver_error = j.value("error", "");
+      if (j.contains("cu_init")) r.cu_init = j["cu_init"].get<int>();
+      if (j.contains("driver_api_version")) r.driver_api_version = j["driver_api_version"].get<int>();
+      if (j.contains("devices"))
+        for (const auto& d : j["devices"]) r.devices.push_back({d.value("name", ""), d.value("cc_major", 0), d.value("cc_minor", 0)});
+    } else if (step == "create") {
+      if (j.contains("status")) r.create_status = j["status"].get<int>();
+      r.last_error = j.value("last_error", "");
+    } else if (step == "done") {
+      r.completed = true;
+    }
+  }
+  return r;
+}
+
+} // namespace cudnnctl
