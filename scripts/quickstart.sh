@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Quick start: install what is needed, build, and run cudnnctl's main job on this machine.
+# Quick start: install what is needed, build, and run cudnnctl's main jobs on this machine:
+# read the seed archive's name as a version contract, then diagnose this machine's CUDA toolkit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >&2
 build/cudnnctl inspect cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip
+echo
+rc=0
+build/cudnnctl doctor || rc=$?
+# 11: healthy up to the GPU layers, which were skipped (no GPU here) -- a success for this machine
+[[ $rc -eq 0 || $rc -eq 11 ]] || exit "$rc"

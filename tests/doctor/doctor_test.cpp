@@ -1,0 +1,243 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "../archive/test_archives.hpp"
+#include "../install/toolkit_trees.hpp"
+#include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/status_names.hpp"
+
+using namespace cudnnctl;
+using namespace cudnnctl::testing;
+
+namespace {
+
+const fs::path fakes = CUDNNCTL_FAKES_DIR;
+const char* const k_subs[] = {"graph", "ops", "cnn", "adv", "engines_precompiled", "engines_runtime_compiled", "heuristic"};
+
+// A CUDA 12.4 toolkit tree holding the fake cuDNN 9.1.0 (and the headers to say so).
+fs::path fake_setup(const TempDir& tmp) {
+  const auto root = linux_toolkit(tmp.path(), "12.4");
+  const auto lib = root / "targets/x86_64-linux/lib";
+  fs::copy_file(fakes / "libcudnn.so.9", lib / "libcudnn.so.9");
+  for (const auto* s : k_subs) fs::copy_file(fakes / (std::string("libcudnn_") + s + ".so.9"), lib / (std::string("libcudnn_") + s + ".so.9"));
+  put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  put(root / "driver-version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n");
+  return root;
+}
+
+DoctorOptions options(const fs::path& root) {
+  DoctorOptions o;
+  o.cuda_path = root.string();
+  o.self_exe = CUDNNCTL_BINARY;
+  o.driver_library = (fakes / "libcuda.so.1").string();
+  o.driver_version_file = (root / "driver-version").string();
+  return o;
+}
+
+const Check* find(const DoctorReport& r, const std::string& id) {
+  for (const auto& c : r.checks)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+struct ScopedEnv {
+  std::vector<std::string> names;
+  void set(const char* n, const std::string& v) {
+    ::setenv(n, v.c_str(), 1);
+    names.push_back(n);
+  }
+  ~ScopedEnv() {
+    for (const auto& n : names) ::unsetenv(n.c_str());
+  }
+};
+
+const platform::MapEnvironment quiet_env(std::map<std::string, std::string>{});
+
+// The fake toolkit's library folder first on the loader path, as `cudnnctl path` would set it.
+platform::MapEnvironment env_for(const fs::path& root) {
+  return platform::MapEnvironment(std::map<std::string, std::string>{
+      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()}});
+}
+
+} // namespace
+
+TEST_CASE("a healthy fake set-up passes layers 1-4", "[doctor]") {
+  TempDir tmp;
+  const auto root = fake_setup(tmp);
+  const auto r = run_doctor(options(root), env_for(root));
+  for (const auto& c : r.checks) {
+    INFO(c.id << ": " << c.finding);
+    CHECK(c.status != CheckStatus::fail);
+  }
+  for (const auto* id : {"toolkit.found", "files.cudnn", "files.complete", "files.versions", "loader.needed", "loader.load",
+                         "loader.version_checks", "driver.library", "driver.version", "device.arch", "device.create"}) {
+    INFO(id);
+    const auto* c = find(r, id);
+    REQUIRE(c);
+    CHECK(c->status == CheckStatus::pass);
+  }
+  CHECK_THAT(find(r, "loader.load")->finding, Catch::Contains("90100"));
+  CHECK_THAT(find(r, "driver.version")->finding, Catch::Contains("525.60.13"));  // NVIDIA's minimum for 9.1 cuda12
+  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);  // the workload layer is not built yet
+}
+
+TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {
+  SECTION("a missing sub-library") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    fs::remove(root / "targets/x86_64-linux/lib/libcudnn_ops.so.9");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "files.complete")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "files.complete")->finding, Catch::Contains("libcudnn_ops.so.9"));
+    CHECK(find(r, "loader.version_checks")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "loader.version_checks")->finding, Catch::Contains("SUBLIBRARY_UNAVAILABLE"));
+    CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
+  }
+  SECTION("no libcudnn_graph: cuDNN aborts the process at its first call") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    fs::remove(root / "targets/x86_64-linux/lib/libcudnn_graph.so.9");
+    const auto r = run_doctor(options(root), env_for(root));
+    const auto* load = find(r, "loader.load");
+    REQUIRE(load);
+    CHECK(load->status == CheckStatus::fail);
+    CHECK_THAT(load->finding, Catch::Contains("aborted") && Catch::Contains("Invalid handle"));
+    CHECK_FALSE(load->fix.empty());
+  }
+  SECTION("mixed versions in one folder") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    const auto lib = root / "targets/x86_64-linux/lib";
+    fs::rename(lib / "libcudnn_ops.so.9", lib / "libcudnn_ops.so.9.1.0");
+    fs::create_symlink("libcudnn_ops.so.9.1.0", lib / "libcudnn_ops.so.9");
+    fs::rename(lib / "libcudnn_cnn.so.9", lib / "libcudnn_cnn.so.9.19.0");
+    fs::create_symlink("libcudnn_cnn.so.9.19.0", lib / "libcudnn_cnn.so.9");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "files.versions")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "files.versions")->finding, Catch::Contains("9.1.0") && Catch::Contains("9.19.0"));
+  }
+  SECTION("a missing dependency of a sub-library (libz in real life)") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    const auto lib = root / "targets/x86_64-linux/lib";
+    fs::remove(lib / "libcudnn_graph.so.9");
+    fs::copy_file(fakes / "libcudnn_graph_needs_z.so.9", lib / "libcudnn_graph.so.9");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "loader.needed")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "loader.needed")->finding, Catch::Contains("libcudnn_graph.so.9 needs libcudnnctl_fakez.so.1"));
+    CHECK(find(r, "loader.load")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "loader.load")->finding, Catch::Contains("libcudnnctl_fakez.so.1"));  // the loader's own words
+    // with the dependency beside it, all is well again
+    fs::copy_file(fakes / "libcudnnctl_fakez.so.1", lib / "libcudnnctl_fakez.so.1");
+    const auto fixed = run_doctor(options(root), env_for(root));
+    CHECK(find(fixed, "loader.needed")->status == CheckStatus::pass);
+    CHECK(find(fixed, "loader.load")->status == CheckStatus::pass);
+  }
+  SECTION("the toolkit's stub library loaded as the driver") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    ScopedEnv env;
+    env.set("FAKE_CU_INIT", "34");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "driver.library")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("stub"));
+    if (fs::exists("/usr/local/cuda/lib64/stubs/libcuda.so")) {  // and the real stub of this image says the same
+      auto o = options(root);
+      o.driver_library = "/usr/local/cuda/lib64/stubs/libcuda.so";
+      ::unsetenv("FAKE_CU_INIT");
+      const auto real = run_doctor(o, env_for(root));
+      CHECK_THAT(find(real, "driver.library")->finding, Catch::Contains("CUDA_ERROR_STUB_LIBRARY"));
+    }
+  }
+  SECTION("no driver at all: the GPU layers are skipped, not failed") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    auto o = options(root);
+    o.driver_library = (tmp.path() / "no-such-libcuda.so.1").string();
+    const auto r = run_doctor(o, env_for(root));
+    CHECK(find(r, "driver.library")->status == CheckStatus::skip);
+    CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no NVIDIA driver"));
+    CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+  }
+  SECTION("a driver older than NVIDIA's minimum") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    put(root / "driver-version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.57.02  Tue Jul 13 16:14:05 UTC 2021\n");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "driver.version")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "driver.version")->finding, Catch::Contains("470.57.02") && Catch::Contains("525.60.13"));
+    CHECK_THAT(find(r, "driver.version")->fix, Catch::Contains("525.60.13"));
+  }
+  SECTION("cudnnCreate returns NOT_INITIALIZED") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    ScopedEnv env;
+    env.set("FAKE_CREATE_STATUS", "1001");
+    env.set("FAKE_LAST_ERROR", "cudaGetDeviceCount(&count) != cudaSuccess");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "device.create")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "device.create")->finding, Catch::Contains("CUDNN_STATUS_NOT_INITIALIZED") && Catch::Contains("cudaGetDeviceCount"));
+    CHECK_THAT(find(r, "device.create")->cause, Catch::Contains("out of memory"));
+  }
+  SECTION("a GPU newer than this cuDNN knows (ARCH_MISMATCH)") {
+    TempDir tmp;
+    const auto root = fake_setup(tmp);
+    ScopedEnv env;
+    env.set("FAKE_CC_MAJOR", "12");
+    env.set("FAKE_MAX_DEVICE", "900");
+    env.set("FAKE_CREATE_STATUS", "3007");
+    const auto r = run_doctor(options(root), env_for(root));
+    CHECK(find(r, "device.arch")->status == CheckStatus::fail);
+    CHECK_THAT(find(r, "device.arch")->finding, Catch::Contains("compute 12.0") && Catch::Contains("newer"));
+    CHECK_THAT(find(r, "device.create")->finding, Catch::Contains("ARCH_MISMATCH"));
+  }
+}
+
+TEST_CASE("framework copies of cuDNN (pip wheels, torch/lib) are reported", "[doctor]") {
+  TempDir tmp;
+  const auto root = fake_setup(tmp);
+  const auto site = tmp.path() / "venv/lib/python3.11/site-packages";
+  fs::create_directories(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info");
+  put(site / "torch/lib/libcudnn.so.9", "torch's copy");
+  platform::MapEnvironment env(std::map<std::string, std::string>{
+      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()}, {"VIRTUAL_ENV", (tmp.path() / "venv").string()}});
+  const auto r = run_doctor(options(root), env);
+  const auto* c = find(r, "files.frameworks");
+  REQUIRE(c);
+  CHECK(c->status == CheckStatus::warn);
+  CHECK_THAT(c->finding, Catch::Contains("nvidia-cudnn-cu12 9.1.0.70") && Catch::Contains("PyTorch"));
+  CHECK_THAT(c->cause, Catch::Contains("load the cuDNN their wheels bring first"));
+}
+
+TEST_CASE("status codes read by the loaded major", "[doctor]") {
+  CHECK(cudnn_status_name(1001, 9) == "CUDNN_STATUS_NOT_INITIALIZED");
+  CHECK(cudnn_status_name(1, 8) == "CUDNN_STATUS_NOT_INITIALIZED");
+  CHECK(cudnn_status_name(6, 8) == "CUDNN_STATUS_ARCH_MISMATCH");
+  CHECK(cudnn_status_name(3007, 9) == "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH");
+  CHECK(cu_result_name(34) == "CUDA_ERROR_STUB_LIBRARY");
+  CHECK(parse_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22") == "550.54.14");
+  CHECK(parse_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build") == "570.86.15");
+  CHECK(parse_driver_version("").empty());
+}
+
+TEST_CASE("this image's real toolkit: layers 1-3 pass, layer 4 says there is no driver", "[doctor][real]") {
+  if (!fs::exists("/usr/local/cuda/include/cudnn_version.h")) return;
+  DoctorOptions o;
+  o.cuda_path = "/usr/local/cuda";
+  o.self_exe = CUDNNCTL_BINARY;
+  o.driver_library = "libcudnnctl-no-such-driver.so.1";  // no driver on this image; be sure even if one appears
+  const auto r = run_doctor(o, quiet_env);
+  for (const auto& c : r.checks) {
+    INFO(c.id << ": " << c.finding);
+    if (c.layer <= 3) CHECK(c.status != CheckStatus::fail);
+  }
+  CHECK_THAT(find(r, "files.cudnn")->finding, Catch::Contains("9.19.0"));
+  CHECK_THAT(find(r, "loader.load")->finding, Catch::Contains("91900"));
+  CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no NVIDIA driver"));
+  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+  const auto j = doctor_json(r);
+  CHECK(j["schema"] == "cudnnctl.doctor/1");
+  CHECK(j["exit_code"] == 11);
+}
