@@ -20,6 +20,7 @@
 #include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -231,6 +232,7 @@ private:
           "copy every library of the archive, or reinstall with cudnnctl install");
     else
       add("files.complete", 2, CheckStatus::pass, fmt::format("{} sub-libraries: {}", subs.size(), fmt::format("{}", fmt::join(subs, ", "))));
+    if (t.os == Os::windows) windows_dlls(dir, major);
     if (!m_header)
       add("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t.root, t.include_dir),
           "the headers were not installed", "programs run without them, but nothing can be compiled against cuDNN; reinstall the archive");
@@ -288,6 +290,46 @@ private:
                                                                    winner != sh.copies.end() ? winner->dir : dir));
     }
     frameworks();
+  }
+
+  // Windows DLLs, read from any machine: damaged or 32-bit files, imports of cuDNN DLLs that are not
+  // there, and zlibwapi.dll for cuDNN 8.
+  void windows_dlls(const std::string& dir, unsigned major) {
+    std::error_code ec;
+    std::vector<std::string> dlls;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const auto n = e.path().filename().string();
+      const auto lower = to_lower_ascii(n);
+      if (lower.ends_with(".dll") && (lower.starts_with("cudnn") || lower == "zlibwapi.dll")) dlls.push_back(n);
+    }
+    std::sort(dlls.begin(), dlls.end());
+    auto present = [&](const std::string& name) {
+      return std::any_of(dlls.begin(), dlls.end(), [&](const std::string& d) { return iequals_ascii(d, name); }) ||
+             fs::exists(fs::path(dir) / name, ec);
+    };
+    std::vector<std::string> problems;
+    for (const auto& d : dlls) {
+      auto pe = read_pe_file((fs::path(dir) / d).string());
+      if (!pe) {
+        problems.push_back(fmt::format("{} is not a readable DLL (emptied or damaged?)", d));
+        continue;
+      }
+      if (pe->machine != 0x8664 && pe->machine != 0xAA64)
+        problems.push_back(fmt::format("{} is a {} DLL: a 64-bit program cannot load it (Windows error 193)", d, pe_machine_name(pe->machine)));
+      for (const auto& imp : pe->imports) {
+        const auto li = to_lower_ascii(imp);
+        if ((li.starts_with("cudnn") || li == "zlibwapi.dll") && !present(imp)) problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
+      }
+    }
+    if (major == 8 && !present("zlibwapi.dll"))
+      problems.push_back("zlibwapi.dll is missing: cuDNN 8 on Windows needs it (\"Could not locate zlibwapi.dll\")");
+    if (!problems.empty())
+      add("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")),
+          "a DLL is damaged, of the wrong bitness, or a DLL it imports is not beside it (Windows error 126 at load time)",
+          major == 8 ? "put an x64 zlibwapi.dll beside the cuDNN DLLs and reinstall the archive with cudnnctl install"
+                     : "reinstall the archive with cudnnctl install");
+    else
+      add("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are x64 and their cuDNN imports are present", dlls.size()));
   }
 
   // PyTorch and pip wheels carry their own cuDNN, which their programs load first.

@@ -211,6 +211,37 @@ TEST_CASE("framework copies of cuDNN (pip wheels, torch/lib) are reported", "[do
   CHECK_THAT(c->cause, Catch::Contains("load the cuDNN their wheels bring first"));
 }
 
+#ifdef CUDNNCTL_TEST_DLLS
+TEST_CASE("Windows toolkits, read from Linux: damaged, 32-bit and missing DLLs, zlibwapi for cuDNN 8", "[doctor]") {
+  TempDir tmp;
+  const fs::path dlls = CUDNNCTL_TEST_DLLS;
+  const auto root = windows_toolkit(tmp.path(), "12.4", false);
+  put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  fs::copy_file(dlls / "cudnn64_9.dll", root / "bin/cudnn64_9.dll");  // imports cudnn_graph64_9.dll
+  DoctorOptions o;
+  o.cuda_path = root.string();
+  o.self_exe = CUDNNCTL_BINARY;
+  const auto missing = run_doctor(o, quiet_env);
+  REQUIRE(find(missing, "files.dlls"));
+  CHECK(find(missing, "files.dlls")->status == CheckStatus::fail);
+  CHECK_THAT(find(missing, "files.dlls")->finding, Catch::Contains("imports cudnn_graph64_9.dll, which is missing"));
+  CHECK_THAT(find(missing, "loader.skipped")->finding, Catch::Contains("windows toolkit"));
+
+  fs::copy_file(dlls / "cudnn_graph64_9.dll", root / "bin/cudnn_graph64_9.dll");
+  CHECK(find(run_doctor(o, quiet_env), "files.dlls")->status == CheckStatus::pass);
+
+  put(root / "bin/cudnn_ops64_9.dll", "");  // emptied by antivirus
+  CHECK_THAT(find(run_doctor(o, quiet_env), "files.dlls")->finding, Catch::Contains("cudnn_ops64_9.dll is not a readable DLL"));
+
+  const auto v8 = windows_toolkit(tmp.path(), "11.8", false);
+  put(v8 / "include/cudnn_version.h", "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 9\n#define CUDNN_PATCHLEVEL 7\n");
+  fs::copy_file(dlls / "cudnn_graph64_9.dll", v8 / "bin/cudnn64_8.dll");
+  DoctorOptions o8 = o;
+  o8.cuda_path = v8.string();
+  CHECK_THAT(find(run_doctor(o8, quiet_env), "files.dlls")->finding, Catch::Contains("zlibwapi.dll is missing"));
+}
+#endif
+
 TEST_CASE("status codes read by the loaded major", "[doctor]") {
   CHECK(cudnn_status_name(1001, 9) == "CUDNN_STATUS_NOT_INITIALIZED");
   CHECK(cudnn_status_name(1, 8) == "CUDNN_STATUS_NOT_INITIALIZED");
