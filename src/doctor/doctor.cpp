@@ -337,7 +337,15 @@ private:
     std::vector<fs::path> roots;
     for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
       if (auto v = m_env.get(var); v && !v->empty()) roots.push_back(*v);
-    if (auto home = m_env.get("HOME")) roots.push_back(fs::path(*home) / ".local");
+    if (auto home = m_env.get("HOME")) {
+      roots.push_back(fs::path(*home) / ".local");
+      // conda environments in the usual places
+      for (const char* base : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda"}) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(fs::path(*home) / base / "envs", ec)) roots.push_back(e.path());
+        roots.push_back(fs::path(*home) / base);
+      }
+    }
     roots.push_back("/usr/local");
     roots.push_back("/usr");
     if (auto path = m_env.get("PATH"))
