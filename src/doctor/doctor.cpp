@@ -23,6 +23,7 @@
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/workload/conv_workload.hpp"
 
 namespace cudnnctl {
 
@@ -535,11 +536,52 @@ private:
           fmt::format("driver loaded; CUDA driver API {}.{}", p.driver_api_version.value_or(0) / 1000, p.driver_api_version.value_or(0) % 1000 / 10));
     }
     if (gpu_ok) driver_version_and_devices();
+    const bool created = !p.create_status || *p.create_status == 0;
     if (m_opt.no_gpu) add("workload.conv", 5, CheckStatus::skip, "skipped: --no-gpu");
-    else if (!gpu_ok) add("workload.conv", 5, CheckStatus::skip, "skipped: layer 4 found no usable GPU");
+    else if (!gpu_ok || p.devices.empty() || !created) add("workload.conv", 5, CheckStatus::skip, "skipped: layer 4 found no usable GPU");
+    else workload();
+  }
+
+  void workload() {
+    const auto& t = *m_report.toolkit;
+    WorkloadRequest req;
+    req.cudnn_library = (fs::path(lib_dir()) / library_file_name(t.os, "cudnn", *m_major)).string();
+    req.major = *m_major;
+    req.driver_library = m_opt.driver_library;
+    req.quick = true;
+    auto r = run_workload(m_opt.self_exe, req, 60000);
+    if (!r || (!r->error.empty() && r->layers.empty())) {
+      add("workload.conv", 5, CheckStatus::fail, "the GPU workload could not run: " + (r ? r->error : r.error().message),
+          "the device accepted a handle but not work", "see the error; cudnnctl bench shows every layer");
+      return;
+    }
+    if (!r->correctness_ok)
+      add("workload.correctness", 5, CheckStatus::fail,
+          fmt::format("a small convolution on the GPU differs from the CPU reference (max error {:.3g})", r->correctness_max_error),
+          "the GPU computes wrong results: a broken driver, a faulty GPU, or a cuDNN build for another architecture",
+          "update the driver; check the GPU (nvidia-smi -q, dmesg for Xid errors)");
     else
-      add("workload.conv", 5, CheckStatus::skip, "skipped: the timed convolution workload is not part of this build",
-          "", "run a framework's own smoke test meanwhile");
+      add("workload.correctness", 5, CheckStatus::pass, "a small convolution matches the CPU reference");
+    std::vector<std::string> failures;
+    double best = 0;
+    std::optional<double> best_pct;
+    for (const auto& l : r->layers) {
+      if (l.status != 0 || !l.error.empty()) failures.push_back(fmt::format("{} {}: {}", l.layer, l.precision, l.error));
+      if (l.precision.starts_with("fp16") && l.tflops > best) {
+        best = l.tflops;
+        best_pct = l.pct_of_peak;
+      }
+    }
+    if (!failures.empty())
+      add("workload.conv", 5, CheckStatus::fail, fmt::format("{} of {} layer runs failed: {}", failures.size(), r->layers.size(), failures.front()),
+          "cuDNN could not run its kernels for some layers", "match cuDNN to the GPU's architecture and the driver (see the error)");
+    else if (best_pct && *best_pct < 10)
+      add("workload.conv", 5, CheckStatus::warn, fmt::format("fp16 convolutions reach only {:.1f} TFLOP/s ({:.0f}% of {}'s peak)", best, *best_pct, r->device),
+          "tensor cores are not used, or the GPU is throttled or shared", "check clocks and other processes (nvidia-smi); cudnnctl bench shows each layer");
+    else
+      add("workload.conv", 5, CheckStatus::pass,
+          fmt::format("{} layer runs on {}; fp16 best {:.1f} TFLOP/s{}", r->layers.size(), r->device, best,
+                      best_pct ? fmt::format(" ({:.0f}% of peak)", *best_pct) : std::string()));
   }
 
   void driver_version_and_devices() {

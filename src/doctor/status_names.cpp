@@ -46,6 +46,7 @@ std::string cudnn_status_name(int s, unsigned major) {
 std::string cu_result_name(int r) {
   switch (r) {
   case 0: return "CUDA_SUCCESS";
+  case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
   case 3: return "CUDA_ERROR_NOT_INITIALIZED";
   case 34: return "CUDA_ERROR_STUB_LIBRARY";
   case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";

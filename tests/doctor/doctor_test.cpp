@@ -63,7 +63,7 @@ platform::MapEnvironment env_for(const fs::path& root) {
 
 } // namespace
 
-TEST_CASE("a healthy fake set-up passes layers 1-4", "[doctor]") {
+TEST_CASE("a healthy fake set-up passes every layer", "[doctor]") {
   TempDir tmp;
   const auto root = fake_setup(tmp);
   const auto r = run_doctor(options(root), env_for(root));
@@ -80,7 +80,13 @@ TEST_CASE("a healthy fake set-up passes layers 1-4", "[doctor]") {
   }
   CHECK_THAT(find(r, "loader.load")->finding, Catch::Contains("90100"));
   CHECK_THAT(find(r, "driver.version")->finding, Catch::Contains("525.60.13"));  // NVIDIA's minimum for 9.1 cuda12
-  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);  // the workload layer is not built yet
+  CHECK(find(r, "workload.correctness")->status == CheckStatus::pass);
+  CHECK(find(r, "workload.conv")->status == CheckStatus::pass);
+  CHECK_THAT(find(r, "workload.conv")->finding, Catch::Contains("8 layer runs on NVIDIA Fake GPU"));
+  CHECK(doctor_exit_code(r) == ExitCode::ok);
+  auto o = options(root);
+  o.no_gpu = true;
+  CHECK(doctor_exit_code(run_doctor(o, env_for(root))) == ExitCode::doctor_gpu_skipped);
 }
 
 TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {

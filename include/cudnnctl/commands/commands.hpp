@@ -12,5 +12,7 @@ CommandRun setup_uninstall(CLI::App& sub, Io& io);
 CommandRun setup_path(CLI::App& sub, Io& io);
 CommandRun setup_doctor(CLI::App& sub, Io& io);
 CommandRun setup_probe(CLI::App& sub, Io& io);
+CommandRun setup_bench(CLI::App& sub, Io& io);
+CommandRun setup_workload_child(CLI::App& sub, Io& io);
 
 } // namespace cudnnctl

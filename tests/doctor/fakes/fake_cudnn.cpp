@@ -51,3 +51,62 @@ void cudnnGetLastErrorString(char* buf, std::size_t n) {
   std::snprintf(buf, n, "%s", text ? text : "");
 }
 }
+
+// The legacy convolution API the workload uses. Descriptors are plain structs; the forward pass
+// computes a real fp32 NCHW convolution on host memory for small problems (the correctness check),
+// and FAKE_CONV_FAIL_C=<channels> with FAKE_CONV_STATUS=<status> fails the layers with that many input
+// channels ("works on some layers only").
+namespace {
+struct Tensor { int format, dtype, n, c, h, w; };
+struct Conv { int pad_h, pad_w, u, v, math; };
+}
+extern "C" {
+int cudnnSetStream(void*, void*) { return 0; }
+int cudnnCreateTensorDescriptor(Tensor** t) { *t = new Tensor{}; return 0; }
+int cudnnDestroyTensorDescriptor(Tensor* t) { delete t; return 0; }
+int cudnnSetTensor4dDescriptor(Tensor* t, int format, int dtype, int n, int c, int h, int w) { *t = {format, dtype, n, c, h, w}; return 0; }
+int cudnnCreateFilterDescriptor(Tensor** t) { *t = new Tensor{}; return 0; }
+int cudnnDestroyFilterDescriptor(Tensor* t) { delete t; return 0; }
+int cudnnSetFilter4dDescriptor(Tensor* t, int dtype, int format, int k, int c, int h, int w) { *t = {format, dtype, k, c, h, w}; return 0; }
+int cudnnCreateConvolutionDescriptor(Conv** c) { *c = new Conv{}; return 0; }
+int cudnnDestroyConvolutionDescriptor(Conv* c) { delete c; return 0; }
+int cudnnSetConvolution2dDescriptor(Conv* c, int ph, int pw, int u, int v, int, int, int, int) { c->pad_h = ph; c->pad_w = pw; c->u = u; c->v = v; return 0; }
+int cudnnSetConvolutionMathType(Conv* c, int math) { c->math = math; return 0; }
+int cudnnGetConvolution2dForwardOutputDim(Conv* c, Tensor* x, Tensor* w, int* n, int* k, int* p, int* q) {
+  *n = x->n; *k = w->n;
+  *p = (x->h + 2 * c->pad_h - w->h) / c->u + 1;
+  *q = (x->w + 2 * c->pad_w - w->w) / c->v + 1;
+  return 0;
+}
+struct Perf { int algo; int status; float time; std::size_t memory; int determinism; int mathType; int reserved[3]; };
+int cudnnGetConvolutionForwardAlgorithm_v7(void*, Tensor*, Tensor*, Conv* c, Tensor*, int, int* returned, Perf* perf) {
+  *returned = 1;
+  perf[0] = Perf{1, 0, 0.f, static_cast<std::size_t>(env_or("FAKE_WORKSPACE", 1 << 20)), 1, c->math, {0, 0, 0}};
+  return 0;
+}
+int cudnnConvolutionForward(void*, const void* alpha, Tensor* xd, const void* x, Tensor* wd, const void* w, Conv* c, int, void*,
+                            std::size_t, const void*, Tensor* yd, void* y) {
+  if (xd->c == env_or("FAKE_CONV_FAIL_C", -1)) return static_cast<int>(env_or("FAKE_CONV_STATUS", 5000));
+  const double flops = 2.0 * xd->n * wd->n * yd->h * yd->w * xd->c * wd->h * wd->w;
+  if (flops > 1e7 || xd->dtype != 0 || xd->format != 0) return 0;  // big or fp16: nothing to compute here
+  const float a = *static_cast<const float*>(alpha);
+  const auto* X = static_cast<const float*>(x);
+  const auto* W = static_cast<const float*>(w);
+  auto* Y = static_cast<float*>(y);
+  for (int n = 0; n < xd->n; ++n)
+    for (int k = 0; k < wd->n; ++k)
+      for (int p = 0; p < yd->h; ++p)
+        for (int q = 0; q < yd->w; ++q) {
+          float acc = 0;
+          for (int ch = 0; ch < xd->c; ++ch)
+            for (int r = 0; r < wd->h; ++r)
+              for (int s = 0; s < wd->w; ++s) {
+                const int h = p * c->u - c->pad_h + r, ww = q * c->v - c->pad_w + s;
+                if (h < 0 || h >= xd->h || ww < 0 || ww >= xd->w) continue;
+                acc += X[((n * xd->c + ch) * xd->h + h) * xd->w + ww] * W[((k * xd->c + ch) * wd->h + r) * wd->w + s];
+              }
+          Y[((n * wd->n + k) * yd->h + p) * yd->w + q] = a * acc + (env_or("FAKE_WRONG_RESULT", 0) ? 1.f : 0.f);
+        }
+  return 0;
+}
+}

@@ -1,0 +1,114 @@
+// cudnnctl bench: the timed convolution workload on the GPU, as a table or JSON.
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/workload/conv_workload.hpp"
+
+namespace cudnnctl {
+
+namespace {
+struct BenchOptions {
+  std::string cuda_path;
+  bool quick = false;
+  std::string driver_library = "libcuda.so.1";
+};
+
+nlohmann::json workload_json(const WorkloadResult& r) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : r.layers)
+    layers.push_back({{"layer", l.layer}, {"precision", l.precision}, {"algo", l.algo}, {"math", l.math}, {"workspace_mib", l.workspace_mib},
+                      {"median_ms", l.median_ms}, {"min_ms", l.min_ms}, {"tflops", l.tflops},
+                      {"pct_of_peak", l.pct_of_peak ? nlohmann::json(*l.pct_of_peak) : nlohmann::json(nullptr)},
+                      {"status", l.status}, {"error", l.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.error)}});
+  return {{"device", r.device},
+          {"compute_capability", fmt::format("{}.{}", r.cc_major, r.cc_minor)},
+          {"peak", r.peak ? nlohmann::json{{"fp16_dense_tflops", r.peak->fp16_dense_tflops}, {"fp32_tflops", r.peak->fp32_tflops},
+                                           {"source", r.peak->source}}
+                          : nlohmann::json(nullptr)},
+          {"correctness", {{"ok", r.correctness_ok}, {"max_error", r.correctness_max_error}}},
+          {"layers", layers},
+          {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
+          {"wall_ms", r.wall_ms}};
+}
+} // namespace
+
+std::string workload_table(const WorkloadResult& r) {
+  std::string out = fmt::format("device       {} (compute {}.{}); peak {}\n", r.device, r.cc_major, r.cc_minor,
+                                r.peak ? fmt::format("fp16 {:.0f} / fp32 {:.1f} TFLOP/s dense ({})", r.peak->fp16_dense_tflops,
+                                                     r.peak->fp32_tflops, r.peak->source)
+                                       : std::string("unknown for this device (no % of peak)"));
+  out += fmt::format("correctness  {} (max error {:.2g} against a CPU reference)\n", r.correctness_ok ? "ok" : "WRONG RESULTS",
+                     r.correctness_max_error);
+  out += fmt::format("{:<18} {:<10} {:<22} {:<15} {:>7} {:>10} {:>9} {:>8} {:>7}\n", "layer", "precision", "algorithm", "math", "ws MiB",
+                     "median ms", "min ms", "TFLOP/s", "% peak");
+  for (const auto& l : r.layers) {
+    if (l.status != 0 || !l.error.empty()) {
+      out += fmt::format("{:<18} {:<10} FAILED: {}\n", l.layer, l.precision, l.error);
+      continue;
+    }
+    out += fmt::format("{:<18} {:<10} {:<22} {:<15} {:>7.1f} {:>10.4f} {:>9.4f} {:>8.1f} {:>7}\n", l.layer, l.precision, l.algo, l.math,
+                       l.workspace_mib, l.median_ms, l.min_ms, l.tflops, l.pct_of_peak ? fmt::format("{:.0f}%", *l.pct_of_peak) : "-");
+  }
+  return out;
+}
+
+CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
+  auto opts = std::make_shared<BenchOptions>();
+  sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit whose cuDNN to use (default: found from the environment)");
+  sub.add_flag("--quick", opts->quick, "Only the doctor's four layers");
+  sub.add_flag("--json", shared_io.json, "Print one JSON document");
+  sub.add_option("--driver-library", opts->driver_library, "")->group("");
+  return [opts](Io& io) -> Result<ExitCode> {
+    std::string reason;
+    auto toolkit = select_toolkit(opts->cuda_path, std::nullopt, reason);
+    if (!toolkit) return Unexpected<Error>(toolkit.error());
+    const unsigned major = toolkit_cudnn_major(*toolkit);
+    WorkloadRequest req;
+    req.cudnn_library = (std::filesystem::path(toolkit->root) / (toolkit->os == Os::windows ? toolkit->dll_dir : toolkit->lib_dir) /
+                         library_file_name(toolkit->os, "cudnn", major))
+                            .string();
+    req.major = major;
+    req.driver_library = opts->driver_library;
+    req.quick = opts->quick;
+    auto r = run_workload(platform::self_executable(), req, 600000);
+    if (!r) return Unexpected<Error>(r.error());
+    if (!r->error.empty() && r->layers.empty())
+      return fail(ErrorCode::io, "the GPU workload could not run: " + r->error,
+                  "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
+    if (io.json) {
+      auto j = workload_json(*r);
+      j["ok"] = true;
+      io.out << j.dump(2) << "\n";
+    } else {
+      io.out << workload_table(*r);
+    }
+    bool failed = !r->correctness_ok;
+    for (const auto& l : r->layers) failed = failed || l.status != 0 || !l.error.empty();
+    return failed ? ExitCode::doctor_failed : ExitCode::ok;
+  };
+}
+
+CommandRun setup_workload_child(CLI::App& sub, Io&) {
+  auto req = std::make_shared<WorkloadRequest>();
+  auto full = std::make_shared<bool>(false);
+  sub.add_option("--cudnn-library", req->cudnn_library)->required();
+  sub.add_option("--major", req->major)->required();
+  sub.add_option("--driver-library", req->driver_library);
+  sub.add_flag("--full", *full);
+  return [req, full](Io& io) -> Result<ExitCode> {
+    req->quick = !*full;
+    return static_cast<ExitCode>(run_workload_child(*req, io.out));
+  };
+}
+
+} // namespace cudnnctl

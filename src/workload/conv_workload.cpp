@@ -1,0 +1,461 @@
+#include "cudnnctl/workload/conv_workload.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/workload/abi.hpp"
+
+namespace cudnnctl {
+
+using namespace abi;
+
+std::vector<ConvShape> resnet50_layers(bool quick) {
+  // N = 64; MLPerf ResNet-50 v1.5 shapes (cudnn-runtime.md section 5)
+  std::vector<ConvShape> quick_set = {{"res2 3x3", 64, 64, 56, 56, 64, 3, 3, 1, 1},
+                                      {"res4 3x3", 64, 256, 14, 14, 256, 3, 3, 1, 1},
+                                      {"res5 3x3", 64, 512, 7, 7, 512, 3, 3, 1, 1},
+                                      {"res3 1x1 expand", 64, 128, 28, 28, 512, 1, 1, 1, 0}};
+  if (quick) return quick_set;
+  std::vector<ConvShape> full = {{"conv1 stem 7x7", 64, 3, 224, 224, 64, 7, 7, 2, 3}};
+  full.insert(full.end(), quick_set.begin(), quick_set.end());
+  full.push_back({"res3 3x3", 64, 128, 28, 28, 128, 3, 3, 1, 1});
+  full.push_back({"res4 1x1 reduce", 64, 1024, 14, 14, 256, 1, 1, 1, 0});
+  return full;
+}
+
+std::optional<DevicePeak> peak_for(const std::string& name) {
+  // dense tensor-core fp16 and non-tensor fp32, NVIDIA datasheets as collected in cudnn-runtime.md section 5
+  if (name.find("H200 NVL") != std::string::npos) return DevicePeak{835, 60, "NVIDIA H200 datasheet (NVL column)"};
+  if (name.find("H200") != std::string::npos) return DevicePeak{989, 67, "NVIDIA H200 datasheet (SXM, dense)"};
+  if (name.find("H100") != std::string::npos && name.find("PCIe") == std::string::npos)
+    return DevicePeak{989.4, 66.9, "NVIDIA H100 SXM datasheet (dense)"};
+  if (name.find("A100") != std::string::npos) return DevicePeak{312, 19.5, "NVIDIA A100 datasheet (dense)"};
+  return std::nullopt;
+}
+
+std::string workload_failure_cause(int status, unsigned major) {
+  const auto name = cudnn_status_name(status, major);
+  if (name.find("EXECUTION_FAILED") != std::string::npos)
+    return name + ": the GPU could not run cuDNN's kernel; when some layers work and others fail, this cuDNN is too new for the GPU's "
+                  "architecture (cuDNN 9.11+ dropped Maxwell, Pascal and Volta) or too old for it";
+  if (name.find("ARCH_MISMATCH") != std::string::npos)
+    return name + ": this cuDNN has no kernels for the GPU's architecture; use a cuDNN built for it";
+  if (name.find("ALLOC") != std::string::npos || name.find("NOT_INITIALIZED") != std::string::npos)
+    return name + ": often GPU memory is exhausted (other processes: nvidia-smi)";
+  return name;
+}
+
+std::vector<float> reference_conv(const std::vector<float>& x, const std::vector<float>& w, const ConvShape& s) {
+  const int P = s.p(), Q = s.q();
+  std::vector<float> y(static_cast<std::size_t>(s.n) * s.k * P * Q, 0.f);
+  for (int n = 0; n < s.n; ++n)
+    for (int k = 0; k < s.k; ++k)
+      for (int p = 0; p < P; ++p)
+        for (int q = 0; q < Q; ++q) {
+          double acc = 0;
+          for (int c = 0; c < s.c; ++c)
+            for (int r = 0; r < s.r; ++r)
+              for (int t = 0; t < s.s; ++t) {
+                const int h = p * s.stride - s.pad + r, ww = q * s.stride - s.pad + t;
+                if (h < 0 || h >= s.h || ww < 0 || ww >= s.w) continue;
+                acc += static_cast<double>(x[((static_cast<std::size_t>(n) * s.c + c) * s.h + h) * s.w + ww]) *
+                       w[((static_cast<std::size_t>(k) * s.c + c) * s.r + r) * s.s + t];
+              }
+          y[((static_cast<std::size_t>(n) * s.k + k) * P + p) * Q + q] = static_cast<float>(acc);
+        }
+  return y;
+}
+
+namespace {
+
+template <class F> F need(void* lib, const char* name, std::vector<std::string>& missing) {
+  auto f = reinterpret_cast<F>(platform::find_symbol(lib, name));
+  if (!f) missing.push_back(name);
+  return f;
+}
+
+struct Api {
+  cudnnCreate_t create;
+  cudnnDestroy_t destroy;
+  cudnnSetStream_t set_stream;
+  cudnnCreateTensorDescriptor_t create_tensor;
+  cudnnDestroyTensorDescriptor_t destroy_tensor;
+  cudnnSetTensor4dDescriptor_t set_tensor;
+  cudnnCreateFilterDescriptor_t create_filter;
+  cudnnDestroyFilterDescriptor_t destroy_filter;
+  cudnnSetFilter4dDescriptor_t set_filter;
+  cudnnCreateConvolutionDescriptor_t create_conv;
+  cudnnDestroyConvolutionDescriptor_t destroy_conv;
+  cudnnSetConvolution2dDescriptor_t set_conv;
+  cudnnSetConvolutionMathType_t set_math;
+  cudnnGetConvolution2dForwardOutputDim_t output_dim;
+  cudnnGetConvolutionForwardAlgorithm_v7_t get_algo;
+  cudnnFindConvolutionForwardAlgorithmEx_t find_algo;
+  cudnnConvolutionForward_t forward;
+  cuInit_t cu_init;
+  cuDeviceGet_t device_get;
+  cuDeviceGetName_t device_name;
+  cuDeviceGetAttribute_t device_attr;
+  cuDevicePrimaryCtxRetain_t ctx_retain;
+  cuDevicePrimaryCtxRelease_t ctx_release;
+  cuCtxSetCurrent_t ctx_set;
+  cuMemAlloc_t mem_alloc;
+  cuMemFree_t mem_free;
+  cuMemsetD8_t memset8;
+  cuMemcpyHtoD_t htod;
+  cuMemcpyDtoH_t dtoh;
+  cuStreamCreate_t stream_create;
+  cuStreamSynchronize_t stream_sync;
+  cuStreamDestroy_t stream_destroy;
+  cuEventCreate_t event_create;
+  cuEventRecord_t event_record;
+  cuEventSynchronize_t event_sync;
+  cuEventElapsedTime_t elapsed;
+  cuEventDestroy_t event_destroy;
+};
+
+void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" << std::flush; }
+
+struct Buffers {
+  const Api& api;
+  std::vector<CUdeviceptr> ptrs;
+  ~Buffers() {
+    for (auto p : ptrs) api.mem_free(p);
+  }
+  std::optional<CUdeviceptr> alloc(std::size_t bytes, int& result) {
+    CUdeviceptr p = 0;
+    result = api.mem_alloc(&p, std::max<std::size_t>(bytes, 256));
+    if (result != 0) return std::nullopt;
+    ptrs.push_back(p);
+    return p;
+  }
+};
+
+// One convolution set up and run; returns a status and fills the result.
+LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const ConvShape& s, bool fp16, const WorkloadRequest& req,
+                      const std::optional<DevicePeak>& peak, std::vector<float>* y_out = nullptr,
+                      const std::vector<float>* x_in = nullptr, const std::vector<float>* w_in = nullptr) {
+  LayerResult r;
+  r.layer = s.name;
+  r.precision = fp16 ? "fp16 NHWC" : "fp32 NCHW";
+  const int dtype = fp16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+  const int format = fp16 ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+  const std::size_t elem = fp16 ? 2 : 4;
+  cudnnTensorDescriptor_t xd = nullptr, yd = nullptr;
+  cudnnFilterDescriptor_t wd = nullptr;
+  cudnnConvolutionDescriptor_t cd = nullptr;
+  auto fail_with = [&](int status, const std::string& where) {
+    r.status = status;
+    r.error = fmt::format("{}: {}", where, workload_failure_cause(status, req.major));
+  };
+  api.create_tensor(&xd);
+  api.create_tensor(&yd);
+  api.create_filter(&wd);
+  api.create_conv(&cd);
+  struct Cleanup {
+    const Api& a;
+    cudnnTensorDescriptor_t x, y;
+    cudnnFilterDescriptor_t w;
+    cudnnConvolutionDescriptor_t c;
+    ~Cleanup() {
+      a.destroy_tensor(x);
+      a.destroy_tensor(y);
+      a.destroy_filter(w);
+      a.destroy_conv(c);
+    }
+  } cleanup{api, xd, yd, wd, cd};
+  int st = api.set_tensor(xd, format, dtype, s.n, s.c, s.h, s.w);
+  if (st == 0) st = api.set_filter(wd, dtype, format, s.k, s.c, s.r, s.s);
+  if (st == 0) st = api.set_conv(cd, s.pad, s.pad, s.stride, s.stride, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
+  if (st == 0) st = api.set_math(cd, fp16 ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH);
+  int n = 0, k = 0, p = 0, q = 0;
+  if (st == 0) st = api.output_dim(cd, xd, wd, &n, &k, &p, &q);
+  if (st == 0) st = api.set_tensor(yd, format, dtype, n, k, p, q);
+  if (st != 0) {
+    fail_with(st, "setting up the descriptors");
+    return r;
+  }
+  Buffers buf{api, {}};
+  int cu = 0;
+  const std::size_t xbytes = static_cast<std::size_t>(s.n) * s.c * s.h * s.w * elem;
+  const std::size_t wbytes = static_cast<std::size_t>(s.k) * s.c * s.r * s.s * elem;
+  const std::size_t ybytes = static_cast<std::size_t>(n) * k * p * q * elem;
+  const auto x = buf.alloc(xbytes, cu);
+  const auto w = x ? buf.alloc(wbytes, cu) : std::nullopt;
+  const auto y = w ? buf.alloc(ybytes, cu) : std::nullopt;
+  if (!y) {
+    r.status = -1;
+    r.error = fmt::format("allocating {:.0f} MiB of GPU memory failed: {}", static_cast<double>(xbytes + wbytes + ybytes) / 1048576.0, cu_result_name(cu));
+    return r;
+  }
+  if (x_in && w_in) {
+    api.htod(*x, x_in->data(), xbytes);
+    api.htod(*w, w_in->data(), wbytes);
+  } else {
+    api.memset8(*x, 0, xbytes);
+    api.memset8(*w, 0, wbytes);
+  }
+  cudnnConvolutionFwdAlgoPerf_t perf[8]{};
+  int returned = 0;
+  st = api.get_algo(h, xd, wd, cd, yd, 8, &returned, perf);
+  if (st != 0 || returned == 0) {
+    fail_with(st, "choosing an algorithm");
+    return r;
+  }
+  const std::size_t ws_cap = 256u << 20;
+  std::optional<cudnnConvolutionFwdAlgoPerf_t> chosen;
+  for (int i = 0; i < returned; ++i)
+    if (perf[i].status == 0 && perf[i].memory <= ws_cap) {
+      chosen = perf[i];
+      break;
+    }
+  std::optional<CUdeviceptr> ws;
+  if (!req.quick && api.find_algo) {  // full bench: time every algorithm, as torch.backends.cudnn.benchmark does
+    ws = buf.alloc(ws_cap, cu);
+    if (ws) {
+      cudnnConvolutionFwdAlgoPerf_t found[8]{};
+      int nfound = 0;
+      if (api.find_algo(h, xd, reinterpret_cast<const void*>(*x), wd, reinterpret_cast<const void*>(*w), cd, yd,
+                        reinterpret_cast<void*>(*y), 8, &nfound, found, reinterpret_cast<void*>(*ws), ws_cap) == 0)
+        for (int i = 0; i < nfound; ++i)
+          if (found[i].status == 0) {
+            chosen = found[i];
+            break;
+          }
+    }
+  }
+  if (!chosen) {
+    r.status = perf[0].status;
+    r.error = fmt::format("no algorithm can run this layer: {}", workload_failure_cause(perf[0].status, req.major));
+    return r;
+  }
+  api.set_math(cd, chosen->mathType);
+  r.algo = algo_name(chosen->algo);
+  r.math = math_name(chosen->mathType);
+  r.workspace_mib = static_cast<double>(chosen->memory) / 1048576.0;
+  if (!ws && chosen->memory > 0) {
+    ws = buf.alloc(chosen->memory, cu);
+    if (!ws) {
+      r.status = -1;
+      r.error = fmt::format("allocating the {:.1f} MiB workspace failed: {}", r.workspace_mib, cu_result_name(cu));
+      return r;
+    }
+  }
+  const float alpha = 1.f, beta = 0.f;
+  auto forward = [&] {
+    return api.forward(h, &alpha, xd, reinterpret_cast<const void*>(*x), wd, reinterpret_cast<const void*>(*w), cd, chosen->algo,
+                       ws ? reinterpret_cast<void*>(*ws) : nullptr, chosen->memory, &beta, yd, reinterpret_cast<void*>(*y));
+  };
+  for (int i = 0; i < req.warmups; ++i)
+    if ((st = forward()) != 0) {
+      fail_with(st, "running the convolution");
+      return r;
+    }
+  api.stream_sync(stream);
+  if (y_out) {
+    y_out->resize(ybytes / elem);
+    api.dtoh(y_out->data(), *y, ybytes);
+    return r;
+  }
+  CUevent e0 = nullptr, e1 = nullptr;
+  api.event_create(&e0, 0);
+  api.event_create(&e1, 0);
+  std::vector<double> per_call;
+  for (int rep = 0; rep < req.repeats; ++rep) {
+    api.event_record(e0, stream);
+    for (int i = 0; i < req.timed_calls; ++i)
+      if ((st = forward()) != 0) break;
+    api.event_record(e1, stream);
+    api.event_sync(e1);
+    if (st != 0) break;
+    float ms = 0;
+    api.elapsed(&ms, e0, e1);
+    per_call.push_back(static_cast<double>(ms) / req.timed_calls);
+  }
+  api.event_destroy(e0);
+  api.event_destroy(e1);
+  if (st != 0) {
+    fail_with(st, "running the convolution");
+    return r;
+  }
+  std::sort(per_call.begin(), per_call.end());
+  r.median_ms = per_call[per_call.size() / 2];
+  r.min_ms = per_call.front();
+  r.tflops = r.median_ms > 0 ? s.flops() / (r.median_ms / 1e3) / 1e12 : 0;
+  if (peak) r.pct_of_peak = 100.0 * r.tflops / (fp16 ? peak->fp16_dense_tflops : peak->fp32_tflops);
+  return r;
+}
+
+nlohmann::json layer_json(const LayerResult& r) {
+  return {{"layer", r.layer}, {"precision", r.precision}, {"algo", r.algo}, {"math", r.math}, {"workspace_mib", r.workspace_mib},
+          {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"tflops", r.tflops},
+          {"pct_of_peak", r.pct_of_peak ? nlohmann::json(*r.pct_of_peak) : nlohmann::json(nullptr)}, {"status", r.status}, {"error", r.error}};
+}
+
+} // namespace
+
+int run_workload_child(const WorkloadRequest& req, std::ostream& out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto cudnn = platform::load_library(req.cudnn_library);
+  auto driver = platform::load_library(req.driver_library);
+  if (!cudnn || !driver) {
+    emit(out, {{"step", "error"}, {"error", !cudnn ? cudnn.error().message : driver.error().message}});
+    return 0;
+  }
+  std::vector<std::string> missing;
+  Api a{};
+  void* c = *cudnn;
+  void* d = *driver;
+  a.create = need<cudnnCreate_t>(c, "cudnnCreate", missing);
+  a.destroy = need<cudnnDestroy_t>(c, "cudnnDestroy", missing);
+  a.set_stream = need<cudnnSetStream_t>(c, "cudnnSetStream", missing);
+  a.create_tensor = need<cudnnCreateTensorDescriptor_t>(c, "cudnnCreateTensorDescriptor", missing);
+  a.destroy_tensor = need<cudnnDestroyTensorDescriptor_t>(c, "cudnnDestroyTensorDescriptor", missing);
+  a.set_tensor = need<cudnnSetTensor4dDescriptor_t>(c, "cudnnSetTensor4dDescriptor", missing);
+  a.create_filter = need<cudnnCreateFilterDescriptor_t>(c, "cudnnCreateFilterDescriptor", missing);
+  a.destroy_filter = need<cudnnDestroyFilterDescriptor_t>(c, "cudnnDestroyFilterDescriptor", missing);
+  a.set_filter = need<cudnnSetFilter4dDescriptor_t>(c, "cudnnSetFilter4dDescriptor", missing);
+  a.create_conv = need<cudnnCreateConvolutionDescriptor_t>(c, "cudnnCreateConvolutionDescriptor", missing);
+  a.destroy_conv = need<cudnnDestroyConvolutionDescriptor_t>(c, "cudnnDestroyConvolutionDescriptor", missing);
+  a.set_conv = need<cudnnSetConvolution2dDescriptor_t>(c, "cudnnSetConvolution2dDescriptor", missing);
+  a.set_math = need<cudnnSetConvolutionMathType_t>(c, "cudnnSetConvolutionMathType", missing);
+  a.output_dim = need<cudnnGetConvolution2dForwardOutputDim_t>(c, "cudnnGetConvolution2dForwardOutputDim", missing);
+  a.get_algo = need<cudnnGetConvolutionForwardAlgorithm_v7_t>(c, "cudnnGetConvolutionForwardAlgorithm_v7", missing);
+  a.find_algo = reinterpret_cast<cudnnFindConvolutionForwardAlgorithmEx_t>(platform::find_symbol(c, "cudnnFindConvolutionForwardAlgorithmEx"));
+  a.forward = need<cudnnConvolutionForward_t>(c, "cudnnConvolutionForward", missing);
+  a.cu_init = need<cuInit_t>(d, "cuInit", missing);
+  a.device_get = need<cuDeviceGet_t>(d, "cuDeviceGet", missing);
+  a.device_name = need<cuDeviceGetName_t>(d, "cuDeviceGetName", missing);
+  a.device_attr = need<cuDeviceGetAttribute_t>(d, "cuDeviceGetAttribute", missing);
+  a.ctx_retain = need<cuDevicePrimaryCtxRetain_t>(d, "cuDevicePrimaryCtxRetain", missing);
+  a.ctx_release = need<cuDevicePrimaryCtxRelease_t>(d, "cuDevicePrimaryCtxRelease_v2", missing);
+  a.ctx_set = need<cuCtxSetCurrent_t>(d, "cuCtxSetCurrent", missing);
+  a.mem_alloc = need<cuMemAlloc_t>(d, "cuMemAlloc_v2", missing);
+  a.mem_free = need<cuMemFree_t>(d, "cuMemFree_v2", missing);
+  a.memset8 = need<cuMemsetD8_t>(d, "cuMemsetD8_v2", missing);
+  a.htod = need<cuMemcpyHtoD_t>(d, "cuMemcpyHtoD_v2", missing);
+  a.dtoh = need<cuMemcpyDtoH_t>(d, "cuMemcpyDtoH_v2", missing);
+  a.stream_create = need<cuStreamCreate_t>(d, "cuStreamCreate", missing);
+  a.stream_sync = need<cuStreamSynchronize_t>(d, "cuStreamSynchronize", missing);
+  a.stream_destroy = need<cuStreamDestroy_t>(d, "cuStreamDestroy_v2", missing);
+  a.event_create = need<cuEventCreate_t>(d, "cuEventCreate", missing);
+  a.event_record = need<cuEventRecord_t>(d, "cuEventRecord", missing);
+  a.event_sync = need<cuEventSynchronize_t>(d, "cuEventSynchronize", missing);
+  a.elapsed = reinterpret_cast<cuEventElapsedTime_t>(platform::find_symbol(d, "cuEventElapsedTime_v2"));
+  if (!a.elapsed) a.elapsed = need<cuEventElapsedTime_t>(d, "cuEventElapsedTime", missing);
+  a.event_destroy = need<cuEventDestroy_t>(d, "cuEventDestroy_v2", missing);
+  if (!missing.empty()) {
+    emit(out, {{"step", "error"}, {"error", fmt::format("missing symbols: {}", fmt::format("{}", fmt::join(missing, ", ")))}});
+    return 0;
+  }
+  if (const int r = a.cu_init(0); r != 0) {
+    emit(out, {{"step", "error"}, {"error", "cuInit failed: " + cu_result_name(r)}});
+    return 0;
+  }
+  CUdevice dev = 0;
+  a.device_get(&dev, 0);
+  char name[256] = {0};
+  a.device_name(name, sizeof name, dev);
+  int ccmaj = 0, ccmin = 0;
+  a.device_attr(&ccmaj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  a.device_attr(&ccmin, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+  const auto peak = peak_for(name);
+  emit(out, {{"step", "device"}, {"name", name}, {"cc_major", ccmaj}, {"cc_minor", ccmin}});
+  CUcontext ctx = nullptr;
+  a.ctx_retain(&ctx, dev);
+  a.ctx_set(ctx);
+  cudnnHandle_t h = nullptr;
+  if (const int st = a.create(&h); st != 0) {
+    emit(out, {{"step", "error"}, {"error", "cudnnCreate failed: " + workload_failure_cause(st, req.major)}});
+    a.ctx_release(dev);
+    return 0;
+  }
+  CUstream stream = nullptr;
+  a.stream_create(&stream, 1);
+  a.set_stream(h, stream);
+
+  // correctness first: a small fp32 convolution against the CPU
+  const ConvShape small{"check 3x3", 1, 4, 6, 6, 4, 3, 3, 1, 1};
+  std::vector<float> x(static_cast<std::size_t>(small.n) * small.c * small.h * small.w), w(static_cast<std::size_t>(small.k) * small.c * 9);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6) / 8.f;
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 5 % 11) - 5) / 4.f;
+  std::vector<float> y;
+  WorkloadRequest once = req;
+  once.warmups = 1;
+  const auto check = run_layer(a, h, stream, small, false, once, peak, &y, &x, &w);
+  const auto ref = reference_conv(x, w, small);
+  double max_err = check.status == 0 && y.size() == ref.size() ? 0 : 1e30;
+  for (std::size_t i = 0; i < std::min(y.size(), ref.size()); ++i) max_err = std::max(max_err, static_cast<double>(std::fabs(y[i] - ref[i])));
+  emit(out, {{"step", "correctness"}, {"ok", max_err < 1e-3}, {"max_error", max_err}, {"error", check.error}});
+
+  for (const auto& shape : resnet50_layers(req.quick))
+    for (bool fp16 : {true, false}) emit(out, {{"step", "layer"}, {"result", layer_json(run_layer(a, h, stream, shape, fp16, req, peak))}});
+  a.stream_destroy(stream);
+  a.destroy(h);
+  a.ctx_release(dev);
+  const auto wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  emit(out, {{"step", "done"}, {"wall_ms", wall}});
+  return 0;
+}
+
+Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadRequest& req, int timeout_ms) {
+  std::vector<std::string> argv{self_exe, "__workload", "--cudnn-library", req.cudnn_library, "--major", std::to_string(req.major),
+                                "--driver-library", req.driver_library};
+  if (!req.quick) argv.push_back("--full");
+  auto child = platform::run_child(argv, {}, timeout_ms);
+  if (!child) return Unexpected<Error>(child.error());
+  WorkloadResult r;
+  if (child->timed_out) r.error = fmt::format("the workload did not finish within {} s", timeout_ms / 1000);
+  else if (child->signal) r.error = fmt::format("the workload process died (signal {}): {}", child->signal, child->err.substr(0, 400));
+  std::istringstream in(child->out);
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const std::exception&) {
+      continue;
+    }
+    const auto step = j.value("step", "");
+    if (step == "error") r.error = j.value("error", "");
+    else if (step == "device") {
+      r.device = j.value("name", "");
+      r.cc_major = j.value("cc_major", 0);
+      r.cc_minor = j.value("cc_minor", 0);
+      r.peak = peak_for(r.device);
+    } else if (step == "correctness") {
+      r.correctness_ok = j.value("ok", false);
+      r.correctness_max_error = j.value("max_error", 0.0);
+    } else if (step == "layer") {
+      const auto& l = j["result"];
+      LayerResult lr;
+      lr.layer = l.value("layer", "");
+      lr.precision = l.value("precision", "");
+      lr.algo = l.value("algo", "");
+      lr.math = l.value("math", "");
+      lr.workspace_mib = l.value("workspace_mib", 0.0);
+      lr.median_ms = l.value("median_ms", 0.0);
+      lr.min_ms = l.value("min_ms", 0.0);
+      lr.tflops = l.value("tflops", 0.0);
+      if (l.contains("pct_of_peak") && !l["pct_of_peak"].is_null()) lr.pct_of_peak = l["pct_of_peak"].get<double>();
+      lr.status = l.value("status", 0);
+      lr.error = l.value("error", "");
+      r.layers.push_back(std::move(lr));
+    } else if (step == "done") {
+      r.completed = true;
+      r.wall_ms = j.value("wall_ms", 0.0);
+    }
+  }
+  return r;
+}
+
+} // namespace cudnnctl
