@@ -1,5 +1,7 @@
 // cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
 #include <algorithm>
+#include <filesystem>
+#include <regex>
 #include <memory>
 #include <ostream>
 
@@ -24,6 +26,8 @@ struct InstallCommandOptions {
   bool dry_run = false;
   bool force = false;
   bool no_path = false;
+  std::string mirror;
+  std::string cache;
 };
 
 nlohmann::json plan_json(const InstallPlan& plan) {
@@ -59,7 +63,27 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
+  sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
+  sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives)");
   return [opts](Io& io) -> Result<ExitCode> {
+    // a version instead of a file: fetch the archive for the toolkit first
+    static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
+    std::error_code ec;
+    if (!std::filesystem::exists(opts->archive.archive, ec) && std::regex_match(opts->archive.archive, version_re)) {
+      std::string why;
+      auto tk = select_toolkit(opts->cuda_path, std::nullopt, why);
+      if (!tk) return Unexpected<Error>(tk.error());
+      FetchRequest fr;
+      fr.version = opts->archive.archive;
+      fr.platform = host_platform_name(tk->os);
+      fr.cuda = tk->major();
+      fr.mirror = opts->mirror;
+      fr.cache_dir = opts->cache;
+      auto fetched = fetch_for(fr, opts->archive.catalog, io);
+      if (!fetched) return Unexpected<Error>(fetched.error());
+      io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
+      opts->archive.archive = fetched->path;
+    }
     auto prepared = prepare_archive(opts->archive, io);
     if (!prepared) return Unexpected<Error>(prepared.error());
     auto& p = *prepared;

@@ -13,11 +13,12 @@ void Io::warn(const std::string& text) {
 }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 10> k_commands{{
+  static constexpr std::array<CommandSpec, 11> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
       {"extract", "Verify and extract an archive into a new folder, refusing hostile members", &setup_extract},
+      {"fetch", "Download a catalog archive (NVIDIA or --mirror) into a cache, resuming, verified", &setup_fetch},
       {"install", "Verify an archive and install it into a CUDA toolkit as one transaction, with a receipt", &setup_install},
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},

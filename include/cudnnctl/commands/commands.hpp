@@ -1,6 +1,8 @@
 #pragma once
 // The setup functions of every command (each defined in src/commands/<name>.cpp).
 #include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/base/os_arch.hpp"
+#include "cudnnctl/fetch/fetch.hpp"
 
 namespace cudnnctl {
 
@@ -13,6 +15,12 @@ CommandRun setup_path(CLI::App& sub, Io& io);
 CommandRun setup_doctor(CLI::App& sub, Io& io);
 CommandRun setup_probe(CLI::App& sub, Io& io);
 CommandRun setup_bench(CLI::App& sub, Io& io);
+CommandRun setup_fetch(CLI::App& sub, Io& io);
 CommandRun setup_workload_child(CLI::App& sub, Io& io);
+
+/// Fetches with the given catalog (built in when empty), drawing progress on a terminal (fetch and install).
+Result<FetchOutcome> fetch_for(FetchRequest request, const std::string& catalog_path, Io& io);
+/// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.
+std::string host_platform_name(Os os);
 
 } // namespace cudnnctl

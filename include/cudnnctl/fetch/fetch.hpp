@@ -1,0 +1,42 @@
+#pragma once
+// Downloading a catalog archive: NVIDIA's URL or the same relative path under a mirror, into a cache,
+// resuming a partial download, verified fail-closed before it is kept under its name.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "cudnnctl/base/error.hpp"
+#include "cudnnctl/catalog/catalog.hpp"
+
+namespace cudnnctl {
+
+struct FetchRequest {
+  std::string version;       // 9.1.0.70, 9.1.0 or 9.1 (the newest build that matches)
+  std::string platform;      // linux-x86_64, windows-x86_64, ...
+  std::string cuda;          // "12"; empty: the newest variant the release has for the platform
+  std::string mirror;        // empty: NVIDIA's URL
+  std::string cache_dir;
+  int stall_timeout_s = 60;  // abort when no byte arrives for this long
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct FetchOutcome {
+  std::string path;          // the verified archive in the cache
+  std::string url;
+  std::string sha256;
+  bool downloaded = false;   // false: it was in the cache already
+  bool resumed = false;
+  std::uint64_t bytes = 0;
+};
+
+/// The catalog entry a request names (error: none, or ambiguous without --cuda).
+Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchRequest& request);
+/// NVIDIA's URL, or the same path below `mirror`.
+std::string fetch_url(const CatalogArchive& archive, const std::string& mirror);
+/// $XDG_CACHE_HOME/cudnnctl/archives or ~/.cache/cudnnctl/archives.
+std::string default_cache_dir();
+
+Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& request);
+
+} // namespace cudnnctl
