@@ -45,6 +45,13 @@ int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err
 }
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
+  // build-time generators (CMake runs these to make the man page and the completion)
+  if (args.size() == 2 && args[0] == "__generate") {
+    if (args[1] == "manpage") out << generate_manpage();
+    else if (args[1] == "bash-completion") out << generate_bash_completion();
+    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage or bash-completion", {}}, false, out, err);
+    return 0;
+  }
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);

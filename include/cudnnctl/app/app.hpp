@@ -14,6 +14,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 /// Prints an error (human text on `err`, or a JSON document on `out`); returns its exit code.
 int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err);
 
+/// The man page (troff) and the bash completion, from the CLI definition itself.
+std::string generate_manpage();
+std::string generate_bash_completion();
+
 /// "cudnnctl 0.1.0 (catalog: newest cuDNN 9.27.0, 2026-09-29; built for linux-x86_64)"
 std::string version_text();
 

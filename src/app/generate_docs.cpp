@@ -1,0 +1,106 @@
+// The man page and the bash completion, generated from the same CLI definition the program parses.
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cudnnctl/app/app.hpp"
+#include "cudnnctl/commands/command.hpp"
+
+#ifndef CUDNNCTL_VERSION
+#define CUDNNCTL_VERSION "0.0.0"
+#endif
+
+namespace cudnnctl {
+
+namespace {
+
+struct Definition {
+  std::ostringstream out, err;
+  Io io{out, err, false, false, {}};
+  CLI::App app{"install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
+  std::vector<CLI::App*> commands;
+  Definition() {
+    for (const auto& spec : all_commands()) {
+      auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+      (void)spec.setup(*sub, io);
+      if (!spec.hidden) commands.push_back(sub);
+    }
+  }
+};
+
+std::string troff(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '-') out += "\\-";
+    else out += c;
+  }
+  return out;
+}
+
+std::vector<const CLI::Option*> visible_options(const CLI::App* sub) {
+  std::vector<const CLI::Option*> out;
+  for (const auto* o : sub->get_options())
+    if (!o->get_group().empty() && o->get_name() != "--help") out.push_back(o);
+  return out;
+}
+
+} // namespace
+
+std::string generate_manpage() {
+  Definition d;
+  std::string m = fmt::format(".TH CUDNNCTL 1 \"\" \"cudnnctl {}\" \"User Commands\"\n", CUDNNCTL_VERSION);
+  m += ".SH NAME\ncudnnctl \\- install NVIDIA cuDNN archives and diagnose cuDNN set\\-ups\n";
+  m += ".SH SYNOPSIS\n.B cudnnctl\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR]\n";
+  m += ".SH DESCRIPTION\ncudnnctl reads cuDNN archive names as version contracts, verifies archives against a sourced catalog, installs "
+       "them into CUDA toolkits as one transaction with a receipt, fixes the loader path, and diagnoses cuDNN set\\-ups layer by layer.\n";
+  m += ".SH COMMANDS\n";
+  for (const auto* sub : d.commands) {
+    std::string usage = sub->get_name();
+    for (const auto* o : sub->get_options())
+      if (o->get_positional() && o->get_group() != "") usage += " " + o->get_name();
+    m += fmt::format(".SS {}\n{}\n", troff(usage), troff(sub->get_description()));
+    for (const auto* o : visible_options(sub)) {
+      if (o->get_positional()) continue;
+      m += fmt::format(".TP\n.B {}\n{}\n", troff(o->get_name()), troff(o->get_description()));
+    }
+  }
+  m += ".SH EXIT STATUS\n0 success; 2 usage; 3 not a cuDNN archive name; 4 SHA\\-256 mismatch; 5 no expected hash; 6 bad or hostile "
+       "archive; 7 incompatible target; 8 I/O; 9 bad catalog; 10 doctor found problems; 11 doctor healthy up to the skipped GPU layers.\n";
+  m += ".SH SEE ALSO\nREADME.md and docs/ in the source tree.\n";
+  return m;
+}
+
+std::string generate_bash_completion() {
+  Definition d;
+  std::string commands, cases;
+  for (const auto* sub : d.commands) {
+    commands += (commands.empty() ? "" : " ") + sub->get_name();
+    std::string opts = "--help";
+    for (const auto* o : visible_options(sub))
+      if (!o->get_positional()) opts += " " + o->get_name();
+    cases += fmt::format("    {}) opts=\"{}\" ;;\n", sub->get_name(), opts);
+  }
+  return fmt::format(R"(# bash completion for cudnnctl, generated from its command-line definition
+_cudnnctl() {{
+  local cur=${{COMP_WORDS[COMP_CWORD]}} cmd=${{COMP_WORDS[1]}} opts
+  if [[ $COMP_CWORD -eq 1 ]]; then
+    COMPREPLY=($(compgen -W "{} --help --version" -- "$cur"))
+    return
+  fi
+  case $cmd in
+{}    *) opts="--help" ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}}
+complete -o filenames -F _cudnnctl cudnnctl
+)",
+                     commands, cases);
+}
+
+} // namespace cudnnctl
