@@ -8,6 +8,7 @@
 
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
 
 #ifndef CUDNNCTL_VERSION
 #define CUDNNCTL_VERSION "0.0.0"
@@ -49,7 +50,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (args.size() == 2 && args[0] == "__generate") {
     if (args[1] == "manpage") out << generate_manpage();
     else if (args[1] == "bash-completion") out << generate_bash_completion();
-    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage or bash-completion", {}}, false, out, err);
+    else if (args[1] == "troubleshooting") out << troubleshooting_markdown();
+    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion or troubleshooting", {}}, false, out, err);
     return 0;
   }
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};

@@ -15,6 +15,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/doctor/status_names.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/install/installer.hpp"
@@ -147,6 +148,10 @@ private:
   void add(std::string id, int layer, CheckStatus s, std::string finding, std::string cause = {}, std::string fix = {}) {
     m_report.checks.push_back({std::move(id), layer, s, std::move(finding), std::move(cause), std::move(fix)});
   }
+  void add_sig(std::string id, int layer, CheckStatus s, std::string finding, std::string_view signature_id) {
+    const auto& sig = signature(signature_id);
+    add(std::move(id), layer, s, std::move(finding), std::string(sig.cause), std::string(sig.fix));
+  }
   void skip_layers_from(int layer, const std::string& why) {
     const char* ids[] = {"", "toolkit", "files", "loader", "driver", "workload"};
     for (int l = layer; l <= 5; ++l) add(fmt::format("{}.skipped", ids[l]), l, CheckStatus::skip, "skipped: " + why);
@@ -164,9 +169,7 @@ private:
     if (!choice.toolkit) {
       std::string detail;
       for (const auto& n : notes) detail += "; " + n;
-      add("toolkit.found", 1, CheckStatus::fail, "no CUDA toolkit found" + detail,
-          "no CUDA_PATH/CUDA_HOME, no nvcc on PATH, nothing in the usual places",
-          "install the CUDA toolkit, or name it with --cuda-path DIR (or set CUDA_PATH)");
+      add_sig("toolkit.found", 1, CheckStatus::fail, "no CUDA toolkit found" + detail, "toolkit.found");
       return;
     }
     m_report.toolkit = choice.toolkit;
@@ -174,8 +177,7 @@ private:
     for (std::size_t i = 1; i < found.size(); ++i) others += fmt::format("{}{} (CUDA {})", i > 1 ? ", " : "; also found ", found[i].root, found[i].version);
     add("toolkit.found", 1, CheckStatus::pass, fmt::format("CUDA {} at {}, selected because {} names it first{}", choice.toolkit->version,
                                                           choice.toolkit->root, choice.toolkit->found_by, others));
-    for (const auto& n : notes) add("toolkit.env", 1, CheckStatus::warn, n, "an environment variable names a folder that is not a toolkit",
-                                    "fix or unset that variable");
+    for (const auto& n : notes) add_sig("toolkit.env", 1, CheckStatus::warn, n, "toolkit.env.not-a-toolkit");
     std::error_code ec;
     const auto chosen = fs::weakly_canonical(choice.toolkit->root, ec);
     for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
@@ -183,9 +185,7 @@ private:
       if (!v || v->empty()) continue;
       const auto other = fs::weakly_canonical(*v, ec);
       if (other != chosen)
-        add("toolkit.env", 1, CheckStatus::warn, fmt::format("{}={} is not the selected toolkit {}", var, *v, choice.toolkit->root),
-            "two toolkits are named: build tools follow CUDA_PATH/CUDA_HOME, programs follow the loader path",
-            fmt::format("point {} at the toolkit you use, or pass --cuda-path", var));
+        add_sig("toolkit.env", 1, CheckStatus::warn, fmt::format("{}={} is not the selected toolkit {}", var, *v, choice.toolkit->root), "toolkit.env.differs");
     }
   }
 
@@ -205,8 +205,7 @@ private:
     }
     m_header = header_version(fs::path(t.root) / t.include_dir);
     if (majors.empty()) {
-      add("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", dir), "cuDNN is not installed into this toolkit",
-          "cudnnctl install cudnn-<platform>-<version>_cuda" + t.major() + "-archive.<zip|tar.xz> --cuda-path " + t.root);
+      add_sig("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", dir), "files.cudnn");
       return;
     }
     const unsigned major = m_header && majors.count(m_header->major) ? m_header->major : *majors.rbegin();
@@ -215,8 +214,7 @@ private:
         fmt::format("cuDNN {} in {}{}", m_header ? m_header->text() : fmt::format("{}.x", major), dir,
                     majors.size() > 1 ? fmt::format(" (and libraries of {} other major versions)", majors.size() - 1) : ""));
     if (majors.size() > 1)
-      add("files.stale", 2, CheckStatus::warn, fmt::format("{} holds main libraries of several cuDNN majors", dir),
-          "an older cuDNN was left behind when a newer one was copied in", "remove the old major's files (cudnnctl install removes them)");
+      add_sig("files.stale", 2, CheckStatus::warn, fmt::format("{} holds main libraries of several cuDNN majors", dir), "files.stale");
 
     // completeness: the sub-libraries this major has, found by pattern; the core set must be there
     const auto subs = discover_sub_libraries(dir, major, t.os);
@@ -227,16 +225,12 @@ private:
       if (std::find(subs.begin(), subs.end(), f) == subs.end()) missing.push_back(f);
     }
     if (!missing.empty())
-      add("files.complete", 2, CheckStatus::fail, fmt::format("missing sub-libraries: {}", fmt::format("{}", fmt::join(missing, ", "))),
-          "only part of the archive was copied (e.g. only the main library); cuDNN loads its sub-libraries by name at first use and "
-          "aborts or fails without them",
-          "copy every library of the archive, or reinstall with cudnnctl install");
+      add_sig("files.complete", 2, CheckStatus::fail, fmt::format("missing sub-libraries: {}", fmt::format("{}", fmt::join(missing, ", "))), "files.complete");
     else
       add("files.complete", 2, CheckStatus::pass, fmt::format("{} sub-libraries: {}", subs.size(), fmt::format("{}", fmt::join(subs, ", "))));
     if (t.os == Os::windows) windows_dlls(dir, major);
     if (!m_header)
-      add("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t.root, t.include_dir),
-          "the headers were not installed", "programs run without them, but nothing can be compiled against cuDNN; reinstall the archive");
+      add_sig("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t.root, t.include_dir), "files.headers");
 
     // versions: file names (Linux real files carry major.minor.patch) against the header
     std::set<std::string> versions;
@@ -246,14 +240,9 @@ private:
       if (std::regex_match(n, m, full) && std::stoul(m[1].str()) == major) versions.insert(m[1]);
     }
     if (versions.size() > 1)
-      add("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", dir, fmt::format("{}", fmt::join(versions, ", "))),
-          "sub-libraries of different releases sit side by side; loading them together fails with SUBLIBRARY_VERSION_MISMATCH or "
-          "missing symbols",
-          "keep one consistent set: reinstall one archive with cudnnctl install");
+      add_sig("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", dir, fmt::format("{}", fmt::join(versions, ", "))), "files.versions.mixed");
     else if (versions.size() == 1 && m_header && *versions.begin() != m_header->text())
-      add("files.versions", 2, CheckStatus::fail,
-          fmt::format("the libraries are {} but cudnn_version.h says {}", *versions.begin(), m_header->text()),
-          "headers and libraries come from different releases", "reinstall one archive with cudnnctl install");
+      add_sig("files.versions", 2, CheckStatus::fail, fmt::format("the libraries are {} but cudnn_version.h says {}", *versions.begin(), m_header->text()), "files.versions.header");
     else
       add("files.versions", 2, CheckStatus::pass,
           versions.empty() ? "file names carry only the major; the header gives the version"
@@ -270,9 +259,7 @@ private:
         if (problems.empty())
           add("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r->files.size(), r->canonical_name));
         else
-          add("files.receipt", 2, CheckStatus::fail, fmt::format("{} files differ from the receipt: {}", problems.size(), problems.front()),
-              "files were emptied, quarantined or replaced after the install (antivirus does this to DLLs)",
-              "reinstall the same archive: cudnnctl install repairs what the receipt lists");
+          add_sig("files.receipt", 2, CheckStatus::fail, fmt::format("{} files differ from the receipt: {}", problems.size(), problems.front()), "files.receipt");
       }
     }
 
@@ -283,9 +270,7 @@ private:
       const auto& sh = *report.shadows;
       const auto winner = std::find_if(sh.copies.begin(), sh.copies.end(), [](const CudnnCopy& c) { return c.wins; });
       if (!sh.explanations.empty())
-        add("files.search_path", 2, winner != sh.copies.end() && !winner->installed ? CheckStatus::fail : CheckStatus::warn,
-            sh.explanations.front(), "the loader finds another copy first, or none of the toolkit's",
-            "cudnnctl path shows the order; sudo cudnnctl path --apply puts the toolkit first");
+        add_sig("files.search_path", 2, winner != sh.copies.end() && !winner->installed ? CheckStatus::fail : CheckStatus::warn, sh.explanations.front(), "files.search_path");
       else
         add("files.search_path", 2, CheckStatus::pass, fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
                                                                    winner != sh.copies.end() ? winner->dir : dir));
@@ -325,10 +310,7 @@ private:
     if (major == 8 && !present("zlibwapi.dll"))
       problems.push_back("zlibwapi.dll is missing: cuDNN 8 on Windows needs it (\"Could not locate zlibwapi.dll\")");
     if (!problems.empty())
-      add("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")),
-          "a DLL is damaged, of the wrong bitness, or a DLL it imports is not beside it (Windows error 126 at load time)",
-          major == 8 ? "put an x64 zlibwapi.dll beside the cuDNN DLLs and reinstall the archive with cudnnctl install"
-                     : "reinstall the archive with cudnnctl install");
+      add_sig("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")), "files.dlls");
     else
       add("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are x64 and their cuDNN imports are present", dlls.size()));
   }
@@ -386,9 +368,7 @@ private:
       add("files.frameworks", 2, CheckStatus::pass, "no framework-bundled cuDNN found (pip nvidia-cudnn wheels, torch/lib)");
       return;
     }
-    add("files.frameworks", 2, CheckStatus::warn, fmt::format("{} other cuDNN: {}", found.size(), fmt::format("{}", fmt::join(found, "; "))),
-        "PyTorch (and other frameworks) load the cuDNN their wheels bring first, not the toolkit's: their version is what they report",
-        "nothing to fix if that is intended; the toolkit's cuDNN serves programs that do not bring their own");
+    add_sig("files.frameworks", 2, CheckStatus::warn, fmt::format("{} other cuDNN: {}", found.size(), fmt::format("{}", fmt::join(found, "; "))), "files.frameworks");
   }
 
   // ---- layer 3
@@ -428,9 +408,7 @@ private:
       }
     }
     if (!unresolved.empty())
-      add("loader.needed", 3, CheckStatus::fail, fmt::format("unresolved dependencies: {}", fmt::format("{}", fmt::join(unresolved, "; "))),
-          "a library cuDNN is linked against is on none of the loader's paths (libz.so.1 is the usual one)",
-          "install it (Debian/Ubuntu: zlib1g for libz.so.1) or add its folder to the loader path");
+      add_sig("loader.needed", 3, CheckStatus::fail, fmt::format("unresolved dependencies: {}", fmt::format("{}", fmt::join(unresolved, "; "))), "loader.needed");
     else
       add("loader.needed", 3, CheckStatus::pass, fmt::format("all {} static dependencies resolve", checked));
 
@@ -448,11 +426,7 @@ private:
       if (!res.find(name, graph_runpath.value_or(std::vector<std::string>{dir})) && !fs::exists(fs::path(dir) / name))
         missing_rt.push_back(fmt::format("{} (for {})", name, who));
     if (!missing_rt.empty())
-      add("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found: {}", fmt::format("{}", fmt::join(missing_rt, "; "))),
-          "cuDNN opens these by name when it first needs them; operations that need them fail then",
-          fmt::format("install cuBLAS and NVRTC for CUDA {} (the toolkit's, or pip nvidia-cublas / nvidia-cuda-nvrtc), and put their "
-                      "folder on the loader path",
-                      cuda_major));
+      add_sig("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found: {}", fmt::format("{}", fmt::join(missing_rt, "; "))), "loader.runtime_deps");
     else
       add("loader.runtime_deps", 3, CheckStatus::pass, "cuBLASLt and NVRTC for this CUDA major are found");
 
@@ -469,19 +443,14 @@ private:
     for (const auto& l : p.loads)
       if (!l.loaded) failed.push_back(fmt::format("{}: {}", l.file, l.error));
     if (!failed.empty()) {
-      add("loader.load", 3, CheckStatus::fail, fmt::format("cannot load: {}", fmt::format("{}", fmt::join(failed, "; "))),
-          "the loader's error names the missing or broken dependency", "install what it names, or reinstall cuDNN with cudnnctl install");
+      add_sig("loader.load", 3, CheckStatus::fail, fmt::format("cannot load: {}", fmt::format("{}", fmt::join(failed, "; "))), "loader.load.cannot-load");
       return;
     }
     if (p.signal || p.timed_out || !p.version) {
       std::string tail = p.child_stderr;
       std::replace(tail.begin(), tail.end(), '\n', ' ');
-      add("loader.load", 3, CheckStatus::fail,
-          p.timed_out ? "the cuDNN probe did not finish in time"
-                      : fmt::format("cuDNN aborted the process (signal {}) at its first call: {}", p.signal, tail.substr(0, 300)),
-          "cuDNN loads its sub-libraries by name at the first call and aborts when one cannot be found (\"Invalid handle. Cannot "
-          "load symbol\")",
-          "make sure every sub-library is in the same folder as libcudnn, or reinstall with cudnnctl install");
+      add_sig("loader.load", 3, CheckStatus::fail, p.timed_out ? "the cuDNN probe did not finish in time"
+                      : fmt::format("cuDNN aborted the process (signal {}) at its first call: {}", p.signal, tail.substr(0, 300)), "loader.load.aborted");
       return;
     }
     add("loader.load", 3, CheckStatus::pass,
@@ -491,16 +460,13 @@ private:
     for (const auto& [name, status] : p.version_checks)
       if (status != 0) bad_checks.push_back(fmt::format("{}: {}", name, cudnn_status_name(status, *m_major)));
     if (!bad_checks.empty())
-      add("loader.version_checks", 3, CheckStatus::fail, fmt::format("sub-library checks failed: {}", fmt::format("{}", fmt::join(bad_checks, "; "))),
-          "a sub-library is missing (SUBLIBRARY_UNAVAILABLE) or comes from another release (SUBLIBRARY_VERSION_MISMATCH)",
-          "keep one consistent set of cuDNN libraries in one folder");
+      add_sig("loader.version_checks", 3, CheckStatus::fail, fmt::format("sub-library checks failed: {}", fmt::format("{}", fmt::join(bad_checks, "; "))), "loader.version_checks");
     else
       add("loader.version_checks", 3, CheckStatus::pass, fmt::format("all {} sub-library version checks pass", p.version_checks.size()));
     if (m_header) {
       const auto expected = cudnn_version_macro(Version{{m_header->major, m_header->minor, m_header->patch, 0}, 3});
       if (expected && *p.version != *expected)
-        add("loader.version", 3, CheckStatus::fail, fmt::format("the loaded library is {} but the header says {}", *p.version, *expected),
-            "another copy of cuDNN was loaded, or headers and libraries differ", "cudnnctl path shows which copy wins");
+        add_sig("loader.version", 3, CheckStatus::fail, fmt::format("the loaded library is {} but the header says {}", *p.version, *expected), "loader.version");
     }
   }
 
@@ -514,22 +480,13 @@ private:
     const auto& p = *m_probe;
     bool gpu_ok = false;
     if (!p.driver_loaded) {
-      add("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver: {}", p.driver_error),
-          "the NVIDIA driver is not installed, or this container or VM has no GPU passed through",
-          "install the NVIDIA driver; in a container run it with the GPU (docker --gpus all); under WSL2 keep /usr/lib/wsl/lib on the path");
+      add_sig("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver: {}", p.driver_error), "driver.none");
     } else if (p.cu_init == 34) {
-      add("driver.library", 4, CheckStatus::fail,
-          fmt::format("the toolkit's stub library was loaded as the driver ({}): cuInit returned CUDA_ERROR_STUB_LIBRARY", m_opt.driver_library),
-          "lib64/stubs/libcuda.so is for linking only; a folder holding it (or a copy named libcuda.so.1) comes first on the loader path",
-          "remove the stubs folder from LD_LIBRARY_PATH and ld.so.conf.d, and delete any libcuda.so.1 copied from it");
+      add_sig("driver.library", 4, CheckStatus::fail, fmt::format("the toolkit's stub library was loaded as the driver ({}): cuInit returned CUDA_ERROR_STUB_LIBRARY", m_opt.driver_library), "driver.stub");
     } else if (p.cu_init == 100) {
-      add("driver.library", 4, CheckStatus::skip, "the NVIDIA driver is present but sees no GPU (CUDA_ERROR_NO_DEVICE)",
-          "no GPU, or it is not visible to this process (CUDA_VISIBLE_DEVICES, container device list)",
-          "check nvidia-smi and CUDA_VISIBLE_DEVICES");
+      add_sig("driver.library", 4, CheckStatus::skip, "the NVIDIA driver is present but sees no GPU (CUDA_ERROR_NO_DEVICE)", "driver.no-device");
     } else if (!p.cu_init || *p.cu_init != 0) {
-      add("driver.library", 4, CheckStatus::fail, fmt::format("cuInit failed: {}", cu_result_name(p.cu_init.value_or(-1))),
-          "the driver is installed but does not work (kernel module not loaded, or mismatched user and kernel parts)",
-          "reboot after a driver update, or reinstall the driver; nvidia-smi shows the state");
+      add_sig("driver.library", 4, CheckStatus::fail, fmt::format("cuInit failed: {}", cu_result_name(p.cu_init.value_or(-1))), "driver.init");
     } else {
       gpu_ok = true;
       add("driver.library", 4, CheckStatus::pass,
@@ -551,15 +508,11 @@ private:
     req.quick = true;
     auto r = run_workload(m_opt.self_exe, req, 60000);
     if (!r || (!r->error.empty() && r->layers.empty())) {
-      add("workload.conv", 5, CheckStatus::fail, "the GPU workload could not run: " + (r ? r->error : r.error().message),
-          "the device accepted a handle but not work", "see the error; cudnnctl bench shows every layer");
+      add_sig("workload.conv", 5, CheckStatus::fail, "the GPU workload could not run: " + (r ? r->error : r.error().message), "workload.could-not-run");
       return;
     }
     if (!r->correctness_ok)
-      add("workload.correctness", 5, CheckStatus::fail,
-          fmt::format("a small convolution on the GPU differs from the CPU reference (max error {:.3g})", r->correctness_max_error),
-          "the GPU computes wrong results: a broken driver, a faulty GPU, or a cuDNN build for another architecture",
-          "update the driver; check the GPU (nvidia-smi -q, dmesg for Xid errors)");
+      add_sig("workload.correctness", 5, CheckStatus::fail, fmt::format("a small convolution on the GPU differs from the CPU reference (max error {:.3g})", r->correctness_max_error), "workload.correctness");
     else
       add("workload.correctness", 5, CheckStatus::pass, "a small convolution matches the CPU reference");
     std::vector<std::string> failures;
@@ -573,11 +526,9 @@ private:
       }
     }
     if (!failures.empty())
-      add("workload.conv", 5, CheckStatus::fail, fmt::format("{} of {} layer runs failed: {}", failures.size(), r->layers.size(), failures.front()),
-          "cuDNN could not run its kernels for some layers", "match cuDNN to the GPU's architecture and the driver (see the error)");
+      add_sig("workload.conv", 5, CheckStatus::fail, fmt::format("{} of {} layer runs failed: {}", failures.size(), r->layers.size(), failures.front()), "workload.failed-layers");
     else if (best_pct && *best_pct < 10)
-      add("workload.conv", 5, CheckStatus::warn, fmt::format("fp16 convolutions reach only {:.1f} TFLOP/s ({:.0f}% of {}'s peak)", best, *best_pct, r->device),
-          "tensor cores are not used, or the GPU is throttled or shared", "check clocks and other processes (nvidia-smi); cudnnctl bench shows each layer");
+      add_sig("workload.conv", 5, CheckStatus::warn, fmt::format("fp16 convolutions reach only {:.1f} TFLOP/s ({:.0f}% of {}'s peak)", best, *best_pct, r->device), "workload.slow");
     else
       add("workload.conv", 5, CheckStatus::pass,
           fmt::format("{} layer runs on {}; fp16 best {:.1f} TFLOP/s{}", r->layers.size(), r->device, best,
@@ -603,10 +554,8 @@ private:
       add("driver.version", 4, CheckStatus::pass, fmt::format("driver {}; the catalog has no minimum for cuDNN {} cuda{}", installed,
                                                              m_header ? m_header->text() : "?", t.major()));
     else if (compare_dotted(installed, min_driver) < 0)
-      add("driver.version", 4, CheckStatus::fail, fmt::format("driver {} is older than {}, the minimum NVIDIA lists for cuDNN {} cuda{}",
-                                                             installed, min_driver, m_header->text(), t.major()),
-          "the driver is older than the CUDA runtime cuDNN was built with: cudnnCreate fails with NOT_INITIALIZED",
-          fmt::format("update the NVIDIA driver to {} or newer", min_driver));
+      add_sig("driver.version", 4, CheckStatus::fail, fmt::format("driver {} is older than {}, the minimum NVIDIA lists for cuDNN {} cuda{}",
+                                                             installed, min_driver, m_header->text(), t.major()), "driver.version");
     else
       add("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's minimum)", installed, min_driver));
 
@@ -616,13 +565,10 @@ private:
       const auto cc = fmt::format("{}.{}", d.cc_major, d.cc_minor);
       const unsigned encoded = static_cast<unsigned>(d.cc_major * 100 + d.cc_minor * 10);
       if (max && encoded > max)
-        add("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is newer than this cuDNN knows (up to {}.{})", i, d.name, cc,
-                                                            max / 100, max % 100 / 10),
-            "cuDNN has no kernels for this architecture: EXECUTION_FAILED / ARCH_MISMATCH", "install a newer cuDNN built for this GPU");
+        add_sig("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is newer than this cuDNN knows (up to {}.{})", i, d.name, cc,
+                                                            max / 100, max % 100 / 10), "device.arch.too-new-gpu");
       else if (!ccs.empty() && compare_dotted(cc, ccs.front()) < 0)
-        add("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is older than this cuDNN supports (from {})", i, d.name, cc, ccs.front()),
-            "cuDNN dropped this architecture (Maxwell, Pascal and Volta need cuDNN 9.10 or older): cudnnCreate may work, convolutions fail",
-            "use cuDNN 9.10.x or older for this GPU");
+        add_sig("device.arch", 4, CheckStatus::fail, fmt::format("GPU {} {} (compute {}) is older than this cuDNN supports (from {})", i, d.name, cc, ccs.front()), "device.arch.dropped");
       else
         add("device.arch", 4, CheckStatus::pass, fmt::format("GPU {} {} (compute {})", i, d.name, cc));
     }
@@ -630,11 +576,7 @@ private:
       if (*p.create_status == 0) add("device.create", 4, CheckStatus::pass, "cudnnCreate succeeded");
       else {
         const auto name = cudnn_status_name(*p.create_status, *m_major);
-        const bool not_init = name.find("NOT_INITIALIZED") != std::string::npos;
-        add("device.create", 4, CheckStatus::fail, fmt::format("cudnnCreate returned {}{}", name, p.last_error.empty() ? "" : ": " + p.last_error),
-            not_init ? "usually the GPU is out of memory, or the driver is older than cuDNN's CUDA runtime"
-                     : "see the status: an architecture or driver mismatch",
-            not_init ? "free GPU memory (nvidia-smi), or update the driver" : "match cuDNN to the GPU and driver");
+        add_sig("device.create", 4, CheckStatus::fail, fmt::format("cudnnCreate returned {}{}", name, p.last_error.empty() ? "" : ": " + p.last_error), "device.create");
       }
     }
   }

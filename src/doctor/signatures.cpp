@@ -1,0 +1,137 @@
+#include "cudnnctl/doctor/signatures.hpp"
+
+#include <array>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+namespace {
+constexpr Signature k_signatures[] = {
+    {"toolkit.found", "toolkit.found", 1, "No CUDA toolkit found", "",
+     "no CUDA_PATH/CUDA_HOME, no nvcc on PATH, nothing in the usual places",
+     "install the CUDA toolkit, or name it with --cuda-path DIR (or set CUDA_PATH)"},
+    {"toolkit.env.not-a-toolkit", "toolkit.env", 1, "An environment variable names a folder that is not a toolkit", "",
+     "an environment variable names a folder that is not a toolkit",
+     "fix or unset that variable"},
+    {"toolkit.env.differs", "toolkit.env", 1, "CUDA_PATH or CUDA_HOME names another toolkit", "",
+     "two toolkits are named: build tools follow CUDA_PATH/CUDA_HOME, programs follow the loader path",
+     "point CUDA_PATH and CUDA_HOME at the toolkit you use, or pass --cuda-path"},
+    {"files.cudnn", "files.cudnn", 2, "No cuDNN in the toolkit", "",
+     "cuDNN is not installed into this toolkit",
+     "cudnnctl install cudnn-<platform>-<version>_cuda<toolkit major>-archive.<zip|tar.xz> --cuda-path <toolkit>"},
+    {"files.stale", "files.stale", 2, "Libraries of several cuDNN majors in one folder", "",
+     "an older cuDNN was left behind when a newer one was copied in",
+     "remove the old major's files (cudnnctl install removes them)"},
+    {"files.complete", "files.complete", 2, "Missing sub-libraries", "`Could not load library cudnn_cnn_infer64_8.dll. Error code 126`; `Unable to load any of {libcudnn_ops.so.9.1.0, ...}`",
+     "only part of the archive was copied (e.g. only the main library); cuDNN loads its sub-libraries by name at first use and aborts or fails without them",
+     "copy every library of the archive, or reinstall with cudnnctl install"},
+    {"files.headers", "files.headers", 2, "No cuDNN headers", "",
+     "the headers were not installed",
+     "programs run without them, but nothing can be compiled against cuDNN; reinstall the archive"},
+    {"files.versions.mixed", "files.versions", 2, "Mixed cuDNN versions in one folder", "`[WinError 127] The specified procedure could not be found`; `CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH`",
+     "sub-libraries of different releases sit side by side; loading them together fails with SUBLIBRARY_VERSION_MISMATCH or missing symbols",
+     "keep one consistent set: reinstall one archive with cudnnctl install"},
+    {"files.versions.header", "files.versions", 2, "Headers and libraries from different releases", "",
+     "headers and libraries come from different releases",
+     "reinstall one archive with cudnnctl install"},
+    {"files.receipt", "files.receipt", 2, "Installed files changed after the install", "",
+     "files were emptied, quarantined or replaced after the install (antivirus does this to DLLs)",
+     "reinstall the same archive: cudnnctl install repairs what the receipt lists"},
+    {"files.search_path", "files.search_path", 2, "Another cuDNN copy is loaded first", "`Loaded runtime CuDNN library: X but source was compiled with: Y`; a framework reports an older cuDNN than the one installed",
+     "the loader finds another copy first, or none of the toolkit's",
+     "cudnnctl path shows the order; sudo cudnnctl path --apply puts the toolkit first"},
+    {"files.dlls", "files.dlls", 2, "Damaged, 32-bit or incomplete Windows DLLs", "`Could not locate zlibwapi.dll`; `Error code 193`; `Error code 126`",
+     "a DLL is damaged, of the wrong bitness, or a DLL it imports is not beside it (Windows error 126 at load time; 193 for a 32-bit DLL)",
+     "reinstall the archive with cudnnctl install; for cuDNN 8 put an x64 zlibwapi.dll beside the cuDNN DLLs"},
+    {"files.frameworks", "files.frameworks", 2, "PyTorch or pip wheels bring their own cuDNN", "`torch.backends.cudnn.version()` reports another version than the toolkit's",
+     "PyTorch (and other frameworks) load the cuDNN their wheels bring first, not the toolkit's: their version is what they report",
+     "nothing to fix if that is intended; the toolkit's cuDNN serves programs that do not bring their own"},
+    {"loader.needed", "loader.needed", 3, "A library cuDNN is linked against cannot be found", "`error while loading shared libraries: libz.so.1: cannot open shared object file`",
+     "a library cuDNN is linked against is on none of the loader's paths (libz.so.1 is the usual one)",
+     "install it (Debian/Ubuntu: zlib1g for libz.so.1) or add its folder to the loader path"},
+    {"loader.runtime_deps", "loader.runtime_deps", 3, "cuBLASLt or NVRTC cannot be found", "`Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared object file`",
+     "cuDNN opens cuBLASLt and NVRTC by name when it first needs them; operations that need them fail then",
+     "install cuBLAS and NVRTC for the toolkit's CUDA major (the toolkit's, or pip nvidia-cublas / nvidia-cuda-nvrtc) and put their folder on the loader path"},
+    {"loader.load.cannot-load", "loader.load", 3, "A cuDNN library does not load", "",
+     "the loader's error names the missing or broken dependency",
+     "install what it names, or reinstall cuDNN with cudnnctl install"},
+    {"loader.load.aborted", "loader.load", 3, "cuDNN aborts at its first call", "`Invalid handle. Cannot load symbol cudnnCreateTensorDescriptor` then `Aborted (core dumped)`",
+     "cuDNN loads its sub-libraries by name at the first call and aborts when one cannot be found (\"Invalid handle. Cannot load symbol\")",
+     "make sure every sub-library is in the same folder as libcudnn, or reinstall with cudnnctl install"},
+    {"loader.version_checks", "loader.version_checks", 3, "Sub-library version checks fail", "",
+     "a sub-library is missing (SUBLIBRARY_UNAVAILABLE) or comes from another release (SUBLIBRARY_VERSION_MISMATCH)",
+     "keep one consistent set of cuDNN libraries in one folder"},
+    {"loader.version", "loader.version", 3, "The loaded cuDNN is not the installed one", "",
+     "another copy of cuDNN was loaded, or headers and libraries differ",
+     "cudnnctl path shows which copy wins"},
+    {"driver.none", "driver.library", 4, "No NVIDIA driver", "`libcuda.so.1: cannot open shared object file`; `CUDA driver version is insufficient`",
+     "the NVIDIA driver is not installed, or this container or VM has no GPU passed through",
+     "install the NVIDIA driver; in a container run it with the GPU (docker --gpus all); under WSL2 keep /usr/lib/wsl/lib on the path"},
+    {"driver.stub", "driver.library", 4, "The toolkit's stub library is loaded as the driver", "`CUDA_ERROR_STUB_LIBRARY`; cuDNN says `cudaGetDeviceCount(&count) != cudaSuccess`",
+     "lib64/stubs/libcuda.so is for linking only; a folder holding it (or a copy named libcuda.so.1) comes first on the loader path",
+     "remove the stubs folder from LD_LIBRARY_PATH and ld.so.conf.d, and delete any libcuda.so.1 copied from it"},
+    {"driver.no-device", "driver.library", 4, "The driver sees no GPU", "",
+     "no GPU, or it is not visible to this process (CUDA_VISIBLE_DEVICES, container device list)",
+     "check nvidia-smi and CUDA_VISIBLE_DEVICES"},
+    {"driver.init", "driver.library", 4, "The driver does not initialise", "",
+     "the driver is installed but does not work (kernel module not loaded, or mismatched user and kernel parts)",
+     "reboot after a driver update, or reinstall the driver; nvidia-smi shows the state"},
+    {"workload.could-not-run", "workload.conv", 5, "The GPU workload cannot run", "",
+     "the device accepted a handle but not work",
+     "see the error; cudnnctl bench shows every layer"},
+    {"workload.correctness", "workload.correctness", 5, "Wrong results on the GPU", "",
+     "the GPU computes wrong results: a broken driver, a faulty GPU, or a cuDNN build for another architecture",
+     "update the driver; check the GPU (nvidia-smi -q, dmesg for Xid errors)"},
+    {"workload.failed-layers", "workload.conv", 5, "Convolutions fail on some layers", "`CUDNN_STATUS_EXECUTION_FAILED` on some layers only",
+     "cuDNN could not run its kernels for some layers",
+     "match cuDNN to the GPU's architecture and the driver (see the error)"},
+    {"workload.slow", "workload.conv", 5, "Convolutions are far below the GPU's peak", "",
+     "tensor cores are not used, or the GPU is throttled or shared",
+     "check clocks and other processes (nvidia-smi); cudnnctl bench shows each layer"},
+    {"driver.version", "driver.version", 4, "The driver is older than NVIDIA's minimum", "`CUDNN_STATUS_NOT_INITIALIZED`, `possibly insufficient driver version`",
+     "the driver is older than the CUDA runtime cuDNN was built with: cudnnCreate fails with NOT_INITIALIZED",
+     "update the NVIDIA driver to the minimum NVIDIA lists for this cuDNN and CUDA major (shown in the finding) or newer"},
+    {"device.arch.too-new-gpu", "device.arch", 4, "The GPU is newer than this cuDNN", "`no kernel image is available for execution on the device`; `CUDNN_STATUS_ARCH_MISMATCH`",
+     "cuDNN has no kernels for this architecture: EXECUTION_FAILED / ARCH_MISMATCH",
+     "install a newer cuDNN built for this GPU"},
+    {"device.arch.dropped", "device.arch", 4, "The GPU is older than this cuDNN supports", "`CUDNN_STATUS_EXECUTION_FAILED` although `cudnnCreate` succeeds (Maxwell, Pascal, Volta with cuDNN 9.11+)",
+     "cuDNN dropped this architecture (Maxwell, Pascal and Volta need cuDNN 9.10 or older): cudnnCreate may work, convolutions fail",
+     "use cuDNN 9.10.x or older for this GPU"},
+    {"device.create", "device.create", 4, "cudnnCreate fails", "`CUDNN_STATUS_NOT_INITIALIZED`; `could not create cudnn handle`",
+     "NOT_INITIALIZED usually means the GPU is out of memory, or the driver is older than cuDNN's CUDA runtime; other statuses name an architecture or driver mismatch",
+     "free GPU memory (nvidia-smi) or update the driver; for a mismatch, match cuDNN to the GPU and driver"},
+};
+} // namespace
+
+std::span<const Signature> signatures() { return k_signatures; }
+
+const Signature& signature(std::string_view id) {
+  for (const auto& s : k_signatures)
+    if (s.id == id) return s;
+  std::abort();
+}
+
+std::string troubleshooting_markdown() {
+  static const char* layers[] = {"", "Toolkit", "Files", "Loader", "Driver and device", "Workload"};
+  std::string out =
+      "# Troubleshooting cuDNN set-ups\n\n"
+      "Every failure `cudnnctl doctor` recognises, with its cause and fix. Generated from the doctor's own table\n"
+      "(`src/doctor/signatures.cpp`) by `cudnnctl __generate troubleshooting`; a test keeps this file in step.\n"
+      "Run `cudnnctl doctor` to see which of these applies to a machine (`--json` for CI).\n";
+  int layer = 0;
+  for (const auto& s : k_signatures) {
+    if (s.layer != layer) {
+      layer = s.layer;
+      out += fmt::format("\n## Layer {}: {}\n", layer, layers[layer]);
+    }
+    out += fmt::format("\n### {}\n\n", s.title);
+    out += fmt::format("- check: `{}` (signature `{}`)\n", s.check, s.id);
+    if (!s.symptom.empty()) out += fmt::format("- what you see: {}\n", s.symptom);
+    out += fmt::format("- cause: {}\n- fix: {}\n", s.cause, s.fix);
+  }
+  return out;
+}
+
+} // namespace cudnnctl
