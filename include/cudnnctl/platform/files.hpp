@@ -48,6 +48,11 @@ Result<void> make_symlink(const std::string& target, const std::string& path);
 Result<std::uint64_t> file_size(const std::string& path);
 /// Converts bytes in `encoding` (CP437, GBK, ...) to UTF-8.
 Result<std::string> convert_to_utf8(std::string_view bytes, const std::string& encoding);
+/// Moves a file that may be in use (a loaded DLL) out of the way: renamed beside itself, then scheduled
+/// for deletion at the next reboot where the system allows it. Returns the new name. POSIX renames
+/// freely, so there it is a plain rename.
+Result<std::string> rename_aside(const std::string& path);
+
 /// Removes a directory tree (used to drop staging after a failure). Best effort.
 void remove_tree(const std::string& path);
 

@@ -140,6 +140,12 @@ Result<std::string> convert_to_utf8(std::string_view bytes, const std::string& e
   return out;
 }
 
+Result<std::string> rename_aside(const std::string& path) {
+  const std::string aside = path + ".cudnnctl-old";
+  if (::rename(path.c_str(), aside.c_str()) != 0) return io_error("cannot move aside", path, errno);
+  return aside;
+}
+
 void remove_tree(const std::string& path) {
   std::error_code ec;
   std::filesystem::remove_all(path, ec);

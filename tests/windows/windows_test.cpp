@@ -1,0 +1,184 @@
+// The Windows code under wine: UTF-16 file names, long paths, the registry, the DLL loader and its
+// search order, the PE reader, and the install transaction over a Windows toolkit tree.
+#include <catch2/catch.hpp>
+
+#include <windows.h>
+
+#include <filesystem>
+#include <string>
+
+#include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/env/shadow_scan.hpp"
+#include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/install/install_fs.hpp"
+#include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/platform/files.hpp"
+#include "cudnnctl/platform/persistent_env.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+using namespace cudnnctl;
+namespace fs = std::filesystem;
+
+namespace {
+std::string utf8(const fs::path& p) {
+  const auto u = p.u8string();
+  return std::string(u.begin(), u.end());
+}
+fs::path from_utf8(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())); }
+// A fresh folder for one test (ids are unique per run: wine reuses process ids).
+fs::path scratch(const char* name) {
+  const auto p = fs::temp_directory_path() / ("cudnnctl-wintest-" + platform::unique_id()) / name;
+  fs::create_directories(p);
+  return p;
+}
+void write(const std::string& path, const std::string& text) {
+  auto f = platform::NewFile::create(path, 0644);
+  REQUIRE(f);
+  REQUIRE(f->write(text.data(), text.size()));
+  REQUIRE(f->close());
+}
+} // namespace
+
+TEST_CASE("non-ASCII names and long paths through the Windows file code", "[windows]") {
+  const auto base = scratch("names");
+  const std::string dir = utf8(base) + "\\Jos\xC3\xA9 \xE3\x83\x86\xE3\x82\xB9\xE3\x83\x88\\include";  // José テスト
+  REQUIRE(platform::make_directories(dir));
+  const std::string file = dir + "\\cudnn_\xC3\xBC.h";  // cudnn_ü.h
+  write(file, "#define CUDNN_MAJOR 9\n");
+  CHECK(fs::exists(from_utf8(file)));
+  CHECK(*platform::file_size(file) == 22);
+  {
+    auto r = platform::ReadOnlyFile::open(file);
+    REQUIRE(r);
+    char buf[6] = {};
+    CHECK(r->read_at(8, buf, 5) == 5);
+    CHECK(std::string(buf) == "CUDNN");
+  }
+  CHECK_FALSE(platform::NewFile::create(file, 0644));  // never replaces anything
+
+  std::string deep = utf8(base);
+  for (int i = 0; i < 12; ++i) deep += "\\a-rather-long-folder-name-" + std::to_string(i);
+  REQUIRE(deep.size() > 300);
+  REQUIRE(platform::make_directories(deep));
+  write(deep + "\\cudnn64_9.dll", "x");
+  CHECK(*platform::file_size(deep + "\\cudnn64_9.dll") == 1);
+  platform::remove_tree(utf8(base));  // long paths go too
+  CHECK_FALSE(fs::exists(base));
+  const auto converted = platform::convert_to_utf8("\x81" "ber.h", "CP437");
+  REQUIRE(converted);
+  CHECK(*converted == "\xC3\xBC" "ber.h");
+}
+
+TEST_CASE("PATH in the registry: written and read back with its type and length", "[windows]") {
+  const auto before = platform::read_persistent_env(platform::EnvScope::user, "PATH");
+  REQUIRE(before);
+  std::string value = "%SystemRoot%\\System32";
+  for (int i = 0; value.size() < 3000; ++i) value += ";C:\\tools\\package-" + std::to_string(i) + "\\bin";
+  REQUIRE(platform::write_persistent_env(platform::EnvScope::user, "PATH", {value, true, true}));
+  const auto after = platform::read_persistent_env(platform::EnvScope::user, "PATH");
+  REQUIRE(after);
+  CHECK(after->expandable);           // REG_EXPAND_SZ kept
+  CHECK(after->value.size() == value.size());  // nothing cut (setx stops at 1024)
+  CHECK(after->value == value);
+  const auto fixed = put_first(split_path_list(after->value, PathFlavor::windows), "C:\\CUDA\\v13.0\\bin\\x64", PathFlavor::windows);
+  CHECK(fixed.after.front() == "C:\\CUDA\\v13.0\\bin\\x64");
+  if (before->exists) REQUIRE(platform::write_persistent_env(platform::EnvScope::user, "PATH", *before));
+}
+
+TEST_CASE("the Windows loader: sub-DLLs beside the main DLL, a planted older copy, the shadow scan", "[windows]") {
+  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+  const auto fresh = platform::load_library(utf8(dlls / "new" / "cudnn64_9.dll"));
+  REQUIRE(fresh);  // cudnn_graph64_9.dll is found in the DLL's own folder
+  using GetVersion = unsigned long long (*)();
+  CHECK(reinterpret_cast<GetVersion>(platform::find_symbol(*fresh, "cudnnGetVersion"))() == 91900);
+  const auto old = platform::load_library(utf8(dlls / "old" / "cudnn64_9.dll"));
+  REQUIRE(old);
+  CHECK(reinterpret_cast<GetVersion>(platform::find_symbol(*old, "cudnnGetVersion"))() == 90100);
+  const auto missing = platform::load_library(utf8(dlls / "nowhere" / "cudnn64_9.dll"));
+  REQUIRE_FALSE(missing);
+  CHECK_THAT(missing.error().message, Catch::Contains("Windows error"));
+
+  // the older copy sits earlier on the search order (a System32 stand-in) and wins: the scan says so
+  const std::vector<SearchDir> order = {{utf8(dlls / "old"), "System32"}, {utf8(dlls / "new"), "PATH"}};
+  const auto scan = scan_cudnn_copies(order, LoaderFlavor::windows, 9, utf8(dlls / "new"));
+  REQUIRE(scan.copies.size() == 2);
+  CHECK(scan.copies[0].wins);
+  CHECK(scan.copies[1].installed);
+  REQUIRE(scan.explanations.size() == 1);
+  CHECK_THAT(scan.explanations[0], Catch::Contains("System32"));
+
+  // a DLL in use is renamed aside (it cannot be overwritten or deleted while loaded)
+  const auto busy_dir = scratch("busy");
+  fs::copy_file(dlls / "old" / "cudnn64_9.dll", busy_dir / "cudnn64_9.dll");
+  const auto busy = platform::load_library(utf8(busy_dir / "cudnn64_9.dll"));
+  REQUIRE(busy);
+  const auto aside = platform::rename_aside(utf8(busy_dir / "cudnn64_9.dll"));
+  REQUIRE(aside);
+  CHECK_FALSE(fs::exists(busy_dir / "cudnn64_9.dll"));
+  CHECK(fs::exists(from_utf8(*aside)));
+  write(utf8(busy_dir / "cudnn64_9.dll"), "the new copy takes the name");
+  CHECK(reinterpret_cast<GetVersion>(platform::find_symbol(*busy, "cudnnGetVersion"))() == 90100);  // still usable
+
+  const auto pe = read_pe_file(utf8(dlls / "new" / "cudnn64_9.dll"));
+  REQUIRE(pe);
+  CHECK(pe->machine == 0x8664);
+  bool imports_graph = false;
+  for (const auto& i : pe->imports) imports_graph = imports_graph || _stricmp(i.c_str(), "cudnn_graph64_9.dll") == 0;
+  CHECK(imports_graph);
+}
+
+TEST_CASE("the install transaction over a Windows toolkit tree, with the real Windows file API", "[windows]") {
+  const auto base = scratch("toolkit");
+  const auto root = base / "CUDA" / "v13.0";
+  fs::create_directories(root / "bin" / "x64");
+  fs::create_directories(root / "include");
+  fs::create_directories(root / "lib" / "x64");
+  write(utf8(root / "bin" / "nvcc.exe"), "nvcc");
+  write(utf8(root / "bin" / "x64" / "cudart64_13.dll"), "cudart");
+  write(utf8(root / "include" / "cuda.h"), "#define CUDA_VERSION 13000\n");
+  write(utf8(root / "bin" / "x64" / "cudnn64_8.dll"), "a stale cuDNN 8");
+  const auto tk = read_toolkit(utf8(root), "test");
+  REQUIRE(tk);
+  CHECK(tk->os == Os::windows);
+  CHECK(tk->dll_dir == "bin/x64");
+  CHECK(tk->version == "13.0");
+
+  const auto state = utf8(root / ".cudnnctl");
+  const auto staging = utf8(root / ".cudnnctl" / "staging-1");
+  REQUIRE(platform::make_directories(staging));
+  write(staging + "\\cudnn64_9.dll", "new main");
+  write(staging + "\\cudnn.h", "new header");
+  Journal j;
+  j.id = "1";
+  j.description = "test install";
+  j.moves = {{utf8(root / "bin" / "x64" / "cudnn64_8.dll"), state + "\\backup-1\\bin\\x64\\cudnn64_8.dll"},
+             {staging + "\\cudnn64_9.dll", utf8(root / "bin" / "x64" / "cudnn64_9.dll")},
+             {staging + "\\cudnn.h", utf8(root / "include" / "cudnn.h")}};
+  j.remove_on_commit = {staging};
+  j.remove_on_rollback = {staging};
+
+  auto lock = platform::FileLock::acquire(state + "\\lock");
+  REQUIRE(lock);
+  CHECK_FALSE(platform::FileLock::acquire(state + "\\lock"));  // a second run is kept out
+
+  auto real = make_real_fs();
+  FaultyFs faulty(*real, 4, Fault::access_denied);  // fails at the second move's rename
+  const auto failed = run_transaction(faulty, state, j);
+  REQUIRE_FALSE(failed);
+  CHECK_THAT(failed.error().message, Catch::Contains("rolled back"));
+  CHECK(fs::exists(root / "bin" / "x64" / "cudnn64_8.dll"));
+  CHECK_FALSE(fs::exists(root / "bin" / "x64" / "cudnn64_9.dll"));
+
+  REQUIRE(platform::make_directories(staging));
+  write(staging + "\\cudnn64_9.dll", "new main");
+  write(staging + "\\cudnn.h", "new header");
+  REQUIRE(run_transaction(*real, state, j));
+  CHECK(fs::exists(root / "bin" / "x64" / "cudnn64_9.dll"));
+  CHECK(fs::exists(root / "include" / "cudnn.h"));
+  CHECK_FALSE(fs::exists(root / "bin" / "x64" / "cudnn64_8.dll"));
+  CHECK(fs::exists(from_utf8(state + "\\backup-1\\bin\\x64\\cudnn64_8.dll")));
+  CHECK_FALSE(fs::exists(from_utf8(staging)));
+  CHECK(recover(*real, state)->empty());
+}
