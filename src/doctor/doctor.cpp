@@ -18,7 +18,6 @@
 #include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/doctor/status_names.hpp"
 #include "cudnnctl/env/path_report.hpp"
-#include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"

@@ -87,8 +87,6 @@ std::string header_text(const std::string& staging, const ArchiveName& name, con
 
 } // namespace
 
-std::string state_dir_of(const Toolkit& t) { return t.root + "/.cudnnctl"; }
-
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
   InstallOutcome out;
   const auto& tk = req.toolkit;

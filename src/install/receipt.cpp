@@ -7,6 +7,8 @@ namespace cudnnctl {
 
 std::string receipt_path(const std::string& state_dir) { return state_dir + "/receipt.json"; }
 
+std::string state_dir_of(const Toolkit& t) { return t.root + "/.cudnnctl"; }
+
 std::string receipt_to_json(const Receipt& r) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& f : r.files)

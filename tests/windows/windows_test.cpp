@@ -182,3 +182,36 @@ TEST_CASE("the install transaction over a Windows toolkit tree, with the real Wi
   CHECK_FALSE(fs::exists(from_utf8(staging)));
   CHECK(recover(*real, state)->empty());
 }
+
+#include "cudnnctl/doctor/doctor.hpp"
+
+TEST_CASE("the doctor's file layer on a Windows toolkit, under Windows", "[windows]") {
+  const auto base = scratch("doctor");
+  const auto root = base / "CUDA" / "v12.4";
+  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+  fs::create_directories(root / "bin");
+  fs::create_directories(root / "include");
+  fs::create_directories(root / "lib" / "x64");
+  write(utf8(root / "bin" / "nvcc.exe"), "nvcc");
+  write(utf8(root / "include" / "cuda.h"), "#define CUDA_VERSION 12040\n");
+  write(utf8(root / "include" / "cudnn_version.h"), "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+  fs::copy_file(dlls / "new" / "cudnn64_9.dll", root / "bin" / "cudnn64_9.dll");
+  DoctorOptions o;
+  o.cuda_path = utf8(root);
+  o.only_layer = 2;
+  o.self_exe = "unused";
+  platform::MapEnvironment env(std::map<std::string, std::string>{{"SystemRoot", "C:\\windows"}});
+  const auto r = run_doctor(o, env);
+  auto find = [&](const char* id) -> const Check* {
+    for (const auto& c : r.checks)
+      if (c.id == id) return &c;
+    return nullptr;
+  };
+  REQUIRE(find("files.dlls"));
+  CHECK(find("files.dlls")->status == CheckStatus::fail);  // cudnn_graph64_9.dll is not beside it
+  CHECK_THAT(find("files.dlls")->finding, Catch::Contains("cudnn_graph64_9.dll"));
+  fs::copy_file(dlls / "new" / "cudnn_graph64_9.dll", root / "bin" / "cudnn_graph64_9.dll");
+  const auto fixed = run_doctor(o, env);
+  for (const auto& c : fixed.checks)
+    if (c.id == "files.dlls") CHECK(c.status == CheckStatus::pass);
+}

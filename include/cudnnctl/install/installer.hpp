@@ -48,9 +48,6 @@ struct UninstallOutcome {
   std::string recovered;
 };
 
-/// The toolkit's cudnnctl folder: <root>/.cudnnctl
-std::string state_dir_of(const Toolkit& t);
-
 Result<InstallOutcome> install_archive(const InstallRequest& request, InstallFs& fs);
 Result<UninstallOutcome> uninstall_cudnn(const Toolkit& toolkit, InstallFs& fs);
 

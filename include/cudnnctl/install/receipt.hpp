@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/install/install_fs.hpp"
 
 namespace cudnnctl {
@@ -40,6 +41,8 @@ struct Receipt {
 };
 
 std::string receipt_path(const std::string& state_dir);
+/// The toolkit's cudnnctl folder (receipt, journal, lock, backups): <root>/.cudnnctl
+std::string state_dir_of(const Toolkit& t);
 std::string receipt_to_json(const Receipt& r);
 Result<Receipt> receipt_from_json(const std::string& text, const std::string& origin);
 

@@ -18,6 +18,11 @@ Result<void*> load_library(const std::string& path_or_name) {
   std::wstring w = win::widen(path_or_name);
   for (auto& c : w)
     if (c == L'/') c = L'\\';
+  if (full) {
+    // cuDNN opens its sub-DLLs by bare name later, from inside itself: their folder must stay searched
+    const auto slash = w.find_last_of(L'\\');
+    if (slash != std::wstring::npos) AddDllDirectory(w.substr(0, slash).c_str());
+  }
   HMODULE h = LoadLibraryExW(w.c_str(), nullptr,
                              full ? (LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR) : LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
   if (!h) {
