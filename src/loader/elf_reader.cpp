@@ -1,5 +1,6 @@
 #include "cudnnctl/loader/elf_reader.hpp"
 
+#include <memory>
 #include <optional>
 
 #include <fmt/format.h>
@@ -144,23 +145,27 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
   return info;
 }
 
-Result<ElfDynamicInfo> read_elf_file(const std::string& path) {
+Result<ReadAt> file_reader(const std::string& path) {
   auto file = platform::ReadOnlyFile::open(path);
   if (!file) return Unexpected<Error>(file.error());
-  const auto& f = *file;
-  return read_elf_dynamic(
-      [&f](std::uint64_t offset, std::size_t n) {
-        std::string out(n, '\0');
-        std::size_t got = 0;
-        while (got < n) {
-          const auto r = f.read_at(offset + got, out.data() + got, n - got);
-          if (r <= 0) break;
-          got += static_cast<std::size_t>(r);
-        }
-        out.resize(got);
-        return out;
-      },
-      path);
+  auto shared = std::make_shared<platform::ReadOnlyFile>(std::move(*file));
+  return ReadAt([shared](std::uint64_t offset, std::size_t n) {
+    std::string out(n, '\0');
+    std::size_t got = 0;
+    while (got < n) {
+      const auto r = shared->read_at(offset + got, out.data() + got, n - got);
+      if (r <= 0) break;
+      got += static_cast<std::size_t>(r);
+    }
+    out.resize(got);
+    return out;
+  });
+}
+
+Result<ElfDynamicInfo> read_elf_file(const std::string& path) {
+  auto reader = file_reader(path);
+  if (!reader) return Unexpected<Error>(reader.error());
+  return read_elf_dynamic(*reader, path);
 }
 
 } // namespace cudnnctl

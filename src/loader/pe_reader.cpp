@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
 
@@ -116,22 +115,9 @@ Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what
 }
 
 Result<PeImports> read_pe_file(const std::string& path) {
-  auto file = platform::ReadOnlyFile::open(path);
-  if (!file) return Unexpected<Error>(file.error());
-  const auto& f = *file;
-  return read_pe_imports(
-      [&f](std::uint64_t offset, std::size_t n) {
-        std::string out(n, '\0');
-        std::size_t got = 0;
-        while (got < n) {
-          const auto r = f.read_at(offset + got, out.data() + got, n - got);
-          if (r <= 0) break;
-          got += static_cast<std::size_t>(r);
-        }
-        out.resize(got);
-        return out;
-      },
-      path);
+  auto reader = file_reader(path);
+  if (!reader) return Unexpected<Error>(reader.error());
+  return read_pe_imports(*reader, path);
 }
 
 } // namespace cudnnctl

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace cudnnctl::testing {
 
@@ -27,6 +29,18 @@ public:
 
 private:
   std::filesystem::path m_path;
+};
+
+/// Sets environment variables for one test and removes them again (the probe children inherit them).
+struct ScopedEnv {
+  std::vector<std::string> names;
+  void set(const char* n, const std::string& v) {
+    ::setenv(n, v.c_str(), 1);
+    names.push_back(n);
+  }
+  ~ScopedEnv() {
+    for (const auto& n : names) ::unsetenv(n.c_str());
+  }
 };
 
 } // namespace cudnnctl::testing

@@ -4,22 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cudnnctl/app/app.hpp"
+#include "run_cli.hpp"
 
 using namespace cudnnctl;
-
-namespace {
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
-} // namespace
+using cudnnctl::testing::run;
 
 TEST_CASE("inspect --json gives the seed's contract", "[cli][inspect]") {
   const auto r = run({"inspect", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip", "--json"});

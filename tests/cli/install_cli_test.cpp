@@ -6,22 +6,12 @@
 
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
-#include "cudnnctl/app/app.hpp"
+#include "run_cli.hpp"
 
 using namespace cudnnctl;
 using namespace cudnnctl::testing;
 
 namespace {
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
 const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 } // namespace
 

@@ -7,25 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include "../archive/test_archives.hpp"
-#include "cudnnctl/app/app.hpp"
+#include "run_cli.hpp"
 #include "cudnnctl/base/sha256.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::run;
 using cudnnctl::testing::TempDir;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
-struct Run {
-  int code;
-  std::string out;
-  std::string err;
-};
-Run run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
 const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
 const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 

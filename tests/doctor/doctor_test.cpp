@@ -42,17 +42,6 @@ const Check* find(const DoctorReport& r, const std::string& id) {
   return nullptr;
 }
 
-struct ScopedEnv {
-  std::vector<std::string> names;
-  void set(const char* n, const std::string& v) {
-    ::setenv(n, v.c_str(), 1);
-    names.push_back(n);
-  }
-  ~ScopedEnv() {
-    for (const auto& n : names) ::unsetenv(n.c_str());
-  }
-};
-
 const platform::MapEnvironment quiet_env(std::map<std::string, std::string>{});
 
 // The fake toolkit's library folder first on the loader path, as `cudnnctl path` would set it.

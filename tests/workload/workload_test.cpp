@@ -25,16 +25,6 @@ WorkloadRequest fake_request() {
   return r;
 }
 
-struct ScopedEnv {
-  std::vector<std::string> names;
-  void set(const char* n, const std::string& v) {
-    ::setenv(n, v.c_str(), 1);
-    names.push_back(n);
-  }
-  ~ScopedEnv() {
-    for (const auto& n : names) ::unsetenv(n.c_str());
-  }
-};
 } // namespace
 
 TEST_CASE("the ResNet-50 layer set and its FLOPs (2·N·K·P·Q·C·R·S)", "[workload]") {

@@ -24,6 +24,9 @@ struct ElfDynamicInfo {
 /// Reads up to `n` bytes at `offset`; returns fewer at the end of the file.
 using ReadAt = std::function<std::string(std::uint64_t offset, std::size_t n)>;
 
+/// Reads a file on disk for read_elf_dynamic / read_pe_imports (short reads at the end of the file).
+Result<ReadAt> file_reader(const std::string& path);
+
 /// Parses the dynamic section. `what` names the file in errors.
 Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string& what);
 
