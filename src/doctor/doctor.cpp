@@ -340,25 +340,26 @@ private:
     std::vector<std::string> found;
     for (const auto& root : roots) {
       std::error_code ec;
-      for (const auto& lib : {root / "lib", root / "lib64"}) {
-        for (const auto& py : fs::directory_iterator(lib, ec)) {
-          if (!py.path().filename().string().starts_with("python3")) continue;
-          for (const char* site : {"site-packages", "dist-packages"}) {
-            const auto sp = py.path() / site;
-            if (!fs::is_directory(sp, ec) || !seen.insert(fs::weakly_canonical(sp, ec).string()).second) continue;
-            for (const auto& e : fs::directory_iterator(sp, ec)) {
-              const auto n = e.path().filename().string();
-              static const std::regex wheel(R"(^nvidia_cudnn_cu(\d+)-([\d.]+)\.dist-info$)");
-              std::smatch m;
-              if (std::regex_match(n, m, wheel)) found.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), sp.string()));
-              if (n == "torch" && fs::exists(e.path() / "lib", ec)) {
-                for (const auto& f : fs::directory_iterator(e.path() / "lib", ec))
-                  if (f.path().filename().string().starts_with("libcudnn") || f.path().filename().string().starts_with("cudnn")) {
-                    found.push_back(fmt::format("PyTorch's own cuDNN in {}", (e.path() / "lib").string()));
-                    break;
-                  }
+      // Linux: <prefix>/lib/python3.X/site-packages; Windows: <prefix>\Lib\site-packages
+      std::vector<fs::path> sites;
+      for (const auto& lib : {root / "lib", root / "lib64"})
+        for (const auto& py : fs::directory_iterator(lib, ec))
+          if (py.path().filename().string().starts_with("python3"))
+            for (const char* site : {"site-packages", "dist-packages"}) sites.push_back(py.path() / site);
+      sites.push_back(root / "Lib" / "site-packages");
+      for (const auto& sp : sites) {
+        if (!fs::is_directory(sp, ec) || !seen.insert(fs::weakly_canonical(sp, ec).string()).second) continue;
+        for (const auto& e : fs::directory_iterator(sp, ec)) {
+          const auto n = e.path().filename().string();
+          static const std::regex wheel(R"(^nvidia_cudnn_cu(\d+)-([\d.]+)\.dist-info$)");
+          std::smatch m;
+          if (std::regex_match(n, m, wheel)) found.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), sp.string()));
+          if (n == "torch" && fs::exists(e.path() / "lib", ec)) {
+            for (const auto& f : fs::directory_iterator(e.path() / "lib", ec))
+              if (f.path().filename().string().starts_with("libcudnn") || f.path().filename().string().starts_with("cudnn")) {
+                found.push_back(fmt::format("PyTorch's own cuDNN in {}", (e.path() / "lib").string()));
+                break;
               }
-            }
           }
         }
       }

@@ -196,13 +196,16 @@ TEST_CASE("framework copies of cuDNN (pip wheels, torch/lib) are reported", "[do
   const auto site = tmp.path() / "venv/lib/python3.11/site-packages";
   fs::create_directories(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info");
   put(site / "torch/lib/libcudnn.so.9", "torch's copy");
+  put(tmp.path() / "conda/Lib/site-packages/torch/lib/cudnn64_9.dll", "the Windows layout of a conda env");
   platform::MapEnvironment env(std::map<std::string, std::string>{
-      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()}, {"VIRTUAL_ENV", (tmp.path() / "venv").string()}});
+      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()}, {"VIRTUAL_ENV", (tmp.path() / "venv").string()},
+      {"CONDA_PREFIX", (tmp.path() / "conda").string()}});
   const auto r = run_doctor(options(root), env);
   const auto* c = find(r, "files.frameworks");
   REQUIRE(c);
   CHECK(c->status == CheckStatus::warn);
   CHECK_THAT(c->finding, Catch::Contains("nvidia-cudnn-cu12 9.1.0.70") && Catch::Contains("PyTorch"));
+  CHECK_THAT(c->finding, Catch::Contains("Lib/site-packages/torch/lib"));
   CHECK_THAT(c->cause, Catch::Contains("load the cuDNN their wheels bring first"));
 }
 
