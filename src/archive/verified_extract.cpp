@@ -33,7 +33,8 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   });
   ExtractOptions opts = options;
   opts.cancel = &cancel;
-  auto extracted = extract_archive(path, format, staging_dir, opts);
+  // the file was sniffed above: go straight to the format's extractor
+  auto extracted = format == ArchiveFormat::zip ? extract_zip(path, staging_dir, opts) : extract_tar(path, format, staging_dir, opts);
   hasher.join();
 
   if (!hash) {

@@ -136,6 +136,19 @@ int run_probe_child(const ProbeRequest& req, std::ostream& out) {
   return 0;
 }
 
+std::vector<nlohmann::json> read_json_lines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    try {
+      out.push_back(nlohmann::json::parse(line));
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
 Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& req, int timeout_ms) {
   std::vector<std::string> argv{self_exe, "__probe", "--lib-dir", req.lib_dir, "--major", std::to_string(req.major),
                                 "--driver-library", req.driver_library};
@@ -146,15 +159,7 @@ Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& r
   r.signal = child->signal;
   r.timed_out = child->timed_out;
   r.child_stderr = child->err.size() > 4000 ? child->err.substr(child->err.size() - 4000) : child->err;
-  std::istringstream in(child->out);
-  std::string line;
-  while (std::getline(in, line)) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const std::exception&) {
-      continue;
-    }
+  for (const auto& j : read_json_lines(child->out)) {
     const auto step = j.value("step", "");
     if (step == "load") r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
     else if (step == "version") {

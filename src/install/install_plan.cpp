@@ -26,11 +26,6 @@ bool is_cudnn_file_name(std::string_view f) {
 
 namespace {
 
-Unexpected<Error> incompatible(const PlanInputs& in, std::string why, std::string hint) {
-  return fail(ErrorCode::incompatible, fmt::format("refusing to install {} into {}: {}", in.name.canonical, in.toolkit.root, why),
-              std::move(hint), in.name.canonical);
-}
-
 Unexpected<Error> layout_error(const PlanInputs& in, const std::string& member, std::string why) {
   return fail(ErrorCode::archive_layout, fmt::format("{}: the member '{}' {}", in.name.canonical, member, why),
               "cudnnctl installs NVIDIA's archives as published; a re-packed archive must keep NVIDIA's layout",
@@ -54,20 +49,17 @@ std::string destination_folder(const PlanInputs& in, const std::string& rel, con
 
 } // namespace
 
-Result<InstallPlan> make_install_plan(const PlanInputs& in) {
-  InstallPlan plan;
-  const auto& name = in.name;
-  const auto& tk = in.toolkit;
-  plan.state_dir = ".cudnnctl";
-
-  // ---- compatibility: OS, CUDA major, supported range
+Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, const Toolkit& tk, const std::vector<SupportRow>& support,
+                                                     bool force) {
+  std::vector<std::string> warnings;
   auto check = [&](bool ok, std::string why, std::string hint) -> Result<void> {
     if (ok) return {};
-    if (in.force) {
-      plan.warnings.push_back("--force: " + why);
+    if (force) {
+      warnings.push_back("--force: " + why);
       return {};
     }
-    return incompatible(in, std::move(why), std::move(hint));
+    return fail(ErrorCode::incompatible, fmt::format("refusing to install {} into {}: {}", name.canonical, tk.root, why), std::move(hint),
+                name.canonical);
   };
   if (auto r = check(name.os == tk.os,
                      fmt::format("the archive is for {} but the toolkit is a {} toolkit", to_string(name.os), to_string(tk.os)),
@@ -82,7 +74,7 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in) {
                                    name.cuda_major()));
         !r)
       return Unexpected<Error>(r.error());
-    for (const auto& row : in.support) {
+    for (const auto& row : support) {
       if (row.cuda_toolkits.empty()) continue;
       const bool listed = std::find(row.cuda_toolkits.begin(), row.cuda_toolkits.end(), tk.version) != row.cuda_toolkits.end();
       if (auto r = check(listed,
@@ -95,6 +87,17 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in) {
       break;  // the first row is the broadest NVIDIA lists for this build
     }
   }
+  return warnings;
+}
+
+Result<InstallPlan> make_install_plan(const PlanInputs& in) {
+  InstallPlan plan;
+  const auto& name = in.name;
+  const auto& tk = in.toolkit;
+  plan.state_dir = ".cudnnctl";
+  auto compatible = check_compatibility(name, tk, in.support, in.force);
+  if (!compatible) return Unexpected<Error>(compatible.error());
+  plan.warnings = std::move(*compatible);
 
   // ---- map members
   const std::string top = name.top_folder() + "/";

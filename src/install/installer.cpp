@@ -74,6 +74,15 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
   return out;
 }
 
+// Hashes the archive and judges it against the expected hashes (fail-closed).
+Result<VerifyOutcome> verify_file(const InstallRequest& req) {
+  auto size = platform::file_size(req.archive_path);
+  if (!size) return Unexpected<Error>(size.error());
+  auto hash = sha256_file(req.archive_path);
+  if (!hash) return Unexpected<Error>(hash.error());
+  return judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+}
+
 std::string header_text(const std::string& staging, const ArchiveName& name, const ArchiveListing& listing, const InstallFs& fs) {
   const std::string top = name.top_folder() + "/include/";
   for (const char* h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
@@ -94,11 +103,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 
   if (req.dry_run) {
     // writes nothing: the plan comes from the listing, the hash is checked first
-    auto size = platform::file_size(req.archive_path);
-    if (!size) return Unexpected<Error>(size.error());
-    auto hash = sha256_file(req.archive_path);
-    if (!hash) return Unexpected<Error>(hash.error());
-    auto judged = judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+    auto judged = verify_file(req);
     if (!judged) return Unexpected<Error>(judged.error());
     ReadOptions ro;
     ro.name_encoding = req.name_encoding;
@@ -122,11 +127,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   }
 
   // Refuse an incompatible target before anything is written.
-  {
-    const ArchiveListing none;
-    const std::vector<std::string> nothing;
-    if (auto ok = make_install_plan({none, req.name, tk, req.support, nothing, req.force}); !ok) return Unexpected<Error>(ok.error());
-  }
+  if (auto ok = check_compatibility(req.name, tk, req.support, req.force); !ok) return Unexpected<Error>(ok.error());
   const bool state_existed = fs.entry(state) != FsEntry::missing;
   auto locked = lock_and_recover(tk, fs);
   if (!locked) return Unexpected<Error>(locked.error());
@@ -143,13 +144,9 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   // Same archive already installed and intact: nothing to do.
   const auto previous = read_receipt(state, fs);
   if (previous && previous->canonical_name == req.name.canonical) {
-    auto size = platform::file_size(req.archive_path);
-    if (!size) return Unexpected<Error>(size.error());
-    auto hash = sha256_file(req.archive_path);
-    if (!hash) return Unexpected<Error>(hash.error());
-    auto judged = judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+    auto judged = verify_file(req);
     if (!judged) return Unexpected<Error>(judged.error());
-    if (*hash == previous->sha256) {
+    if (judged->sha256 == previous->sha256) {
       const auto problems = check_receipt(*previous, tk.root, fs);
       if (problems.empty()) {
         out.changed = false;

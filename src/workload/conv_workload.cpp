@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/workload/abi.hpp"
@@ -416,15 +417,7 @@ Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadR
   WorkloadResult r;
   if (child->timed_out) r.error = fmt::format("the workload did not finish within {} s", timeout_ms / 1000);
   else if (child->signal) r.error = fmt::format("the workload process died (signal {}): {}", child->signal, child->err.substr(0, 400));
-  std::istringstream in(child->out);
-  std::string line;
-  while (std::getline(in, line)) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(line);
-    } catch (const std::exception&) {
-      continue;
-    }
+  for (const auto& j : read_json_lines(child->out)) {
     const auto step = j.value("step", "");
     if (step == "error") r.error = j.value("error", "");
     else if (step == "device") {

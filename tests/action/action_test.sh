@@ -3,13 +3,7 @@
 #   action_test.sh CUDNNCTL SOURCE_DIR TEST_ARCHIVES
 set -euo pipefail
 CUDNNCTL=$1 SRC=$2 ARCHIVES=$3
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-tk=$TMP/cuda-12.4
-mkdir -p "$tk/include" "$tk/bin" "$tk/targets/x86_64-linux/lib"
-echo '#define CUDA_VERSION 12040' > "$tk/include/cuda.h"; echo nvcc > "$tk/bin/nvcc"
-ln -s targets/x86_64-linux/lib "$tk/lib64"
-archive=$TMP/cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz
-cp "$ARCHIVES/good/cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz" "$archive"
+source "$SRC/tests/action/fake_toolkit.sh"
 export GITHUB_ACTIONS=true GITHUB_OUTPUT=$TMP/output GITHUB_ENV=$TMP/env GITHUB_PATH=$TMP/path
 export INPUT_ARCHIVE=$archive INPUT_CUDA_PATH=$tk INPUT_SHA256=$(sha256sum "$archive" | cut -d' ' -f1) CUDNNCTL ACTION_DIR=$SRC
 bash "$SRC/scripts/action.sh" > /dev/null

@@ -4,13 +4,7 @@
 set -euo pipefail
 CUDNNCTL=$1 SRC=$2 ARCHIVES=$3
 command -v ansible-playbook >/dev/null || { echo "SKIP: ansible-playbook is not installed"; exit 0; }
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-tk=$TMP/cuda-12.4
-mkdir -p "$tk/include" "$tk/bin" "$tk/targets/x86_64-linux/lib"
-echo '#define CUDA_VERSION 12040' > "$tk/include/cuda.h"; echo nvcc > "$tk/bin/nvcc"
-ln -s targets/x86_64-linux/lib "$tk/lib64"
-archive=$TMP/cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz
-cp "$ARCHIVES/good/cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz" "$archive"
+source "$SRC/tests/action/fake_toolkit.sh"
 export LC_ALL=C.UTF-8 ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP=$TMP/ansible-tmp ANSIBLE_HOME=$TMP/ansible-home
 play() {
   ansible-playbook -i localhost, -c local "$SRC/docs/examples/ansible/install-cudnn.yml" \

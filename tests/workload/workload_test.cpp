@@ -34,7 +34,6 @@ TEST_CASE("the ResNet-50 layer set and its FLOPs (2·N·K·P·Q·C·R·S)", "[wo
   CHECK(std::fabs(full[0].flops() / 1e9 - 15.1) < 0.1);  // conv1 stem at N=64
   const auto quick = resnet50_layers(true);
   REQUIRE(quick.size() == 4);
-  for (const auto& s : quick) INFO(s.name);
   CHECK(std::fabs(quick[0].flops() / 1e9 - 14.8) < 0.1);   // res2 3x3
   CHECK(std::fabs(quick[3].flops() / 1e9 - 6.6) < 0.1);    // res3 1x1 expand
   double total = 0;

@@ -52,6 +52,11 @@ struct PlanInputs {
 /// outside the known layout. Existing cuDNN files not in the archive become remove_stale steps.
 Result<InstallPlan> make_install_plan(const PlanInputs& in);
 
+/// The OS, CUDA-major and NVIDIA-range checks alone (make_install_plan runs them first). With `force` a
+/// mismatch becomes a warning in the result instead of an error.
+Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, const Toolkit& toolkit,
+                                                     const std::vector<SupportRow>& support, bool force);
+
 /// True for file names cuDNN owns: cudnn*.h, cudnn*.dll, cudnn*.lib, libcudnn*.
 bool is_cudnn_file_name(std::string_view file_name);
 
