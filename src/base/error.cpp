@@ -34,6 +34,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::archive_layout: return "archive.layout";
   case ErrorCode::archive_too_large: return "archive.too-large";
   case ErrorCode::incompatible: return "install.incompatible";
+  case ErrorCode::input_invalid: return "input.invalid";
   }
   return "internal";
 }
@@ -66,6 +67,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::archive_layout:
   case ErrorCode::archive_too_large: return ExitCode::bad_archive;
   case ErrorCode::incompatible: return ExitCode::incompatible;
+  case ErrorCode::input_invalid: return ExitCode::usage;
   }
   return ExitCode::failure;
 }

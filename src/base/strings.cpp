@@ -117,4 +117,45 @@ std::string human_size(std::uint64_t bytes) {
   return fmt::format("{} bytes ({:.2f} {})", bytes, v, units[u]);
 }
 
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+std::string utf16le_to_utf8(std::string_view b) {
+  std::size_t i = 0;
+  if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0xFF && static_cast<unsigned char>(b[1]) == 0xFE) i = 2;
+  std::string out;
+  out.reserve(b.size() / 2);
+  auto unit = [&](std::size_t at) {
+    return static_cast<char32_t>(static_cast<unsigned char>(b[at]) | (static_cast<unsigned char>(b[at + 1]) << 8));
+  };
+  for (; i + 1 < b.size(); i += 2) {
+    char32_t u = unit(i);
+    if (u >= 0xD800 && u < 0xDC00 && i + 3 < b.size()) {
+      const char32_t lo = unit(i + 2);
+      if (lo >= 0xDC00 && lo < 0xE000) {
+        append_utf8(out, 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00));
+        i += 2;
+        continue;
+      }
+    }
+    append_utf8(out, u >= 0xD800 && u < 0xE000 ? char32_t{0xFFFD} : u);
+  }
+  return out;
+}
+
 } // namespace cudnnctl

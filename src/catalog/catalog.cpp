@@ -111,7 +111,21 @@ Result<Catalog> Catalog::parse(std::string_view json_text, std::string origin) {
       c.m_releases.push_back(std::move(r));
     }
   }
+  if (doc.contains("legacy_pins") && doc["legacy_pins"].is_array()) {
+    for (const auto& s : doc["legacy_pins"]) {
+      LegacyPin p{str(s, "filename"), str(s, "release"), str(s, "source")};
+      if (p.filename.empty() || p.release.empty() || p.source.empty())
+        return invalid(origin, "a legacy pin has no filename, release or source");
+      c.m_pins.push_back(std::move(p));
+    }
+  }
   return c;
+}
+
+const LegacyPin* Catalog::legacy_pin(std::string_view filename) const {
+  for (const auto& p : m_pins)
+    if (p.filename == filename) return &p;
+  return nullptr;
 }
 
 const Catalog& Catalog::embedded() {

@@ -1,6 +1,10 @@
 #include "cudnnctl/catalog/version_contract.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
 
 namespace cudnnctl {
 
@@ -66,6 +70,44 @@ HostFit check_host_fit(const ArchiveName& name, const Catalog& catalog, const pl
   return fit;
 }
 
+std::optional<ReleasePin> pin_release(const ArchiveName& name, const Catalog& catalog) {
+  const auto& v = name.version;
+  if (v.count >= 3) return std::nullopt;
+  ReleasePin pin;
+  const std::string given = v.to_string();
+  auto extends = [&](const std::string& full) { return full.size() > given.size() && full.starts_with(given + "."); };
+  if (const auto* entry = catalog.find_archive(name.canonical); entry && extends(entry->version)) {
+    pin.exact = true;
+    pin.release = entry->version;
+    pin.source = fmt::format("the catalog's entry for this name: NVIDIA's download URL {} (its folder names the release){}",
+                             entry->url, entry->hashes.empty() || entry->hashes.front().sources.empty()
+                                             ? std::string()
+                                             : "; " + entry->hashes.front().sources.front());
+    return pin;
+  }
+  if (const auto* p = catalog.legacy_pin(name.canonical); p && extends(p->release)) {
+    pin.exact = true;
+    pin.release = p->release;
+    pin.source = p->source;
+    return pin;
+  }
+  // the releases it can be: every catalog version that extends the given parts
+  std::vector<std::string> candidates;
+  for (const auto& a : catalog.archives())
+    if (extends(a.version) && std::find(candidates.begin(), candidates.end(), a.version) == candidates.end()) candidates.push_back(a.version);
+  std::sort(candidates.begin(), candidates.end(), [](const std::string& a, const std::string& b) { return compare_dotted(a, b) < 0; });
+  if (candidates.empty()) {
+    pin.range = fmt::format("any {}.x release", given);
+    pin.source = "neither the catalog nor a sourced pin names the release published under this name";
+  } else {
+    pin.range = candidates.size() == 1 ? fmt::format("{}.x (the catalog knows {})", given, candidates.front())
+                                       : fmt::format("{}.x: the catalog knows {} releases from {} to {}", given, candidates.size(),
+                                                     candidates.front(), candidates.back());
+    pin.source = fmt::format("no source pins this name to one release; the range is the catalog's {}.x releases", given);
+  }
+  return pin;
+}
+
 VersionContract make_contract(const ArchiveName& name, const Catalog& catalog, const platform::HostPlatform& host) {
   VersionContract c;
   c.name = name;
@@ -76,6 +118,7 @@ VersionContract make_contract(const ArchiveName& name, const Catalog& catalog, c
   for (const auto* row : catalog.support_for(name.version.release_label(), name.cuda_variant)) c.support.push_back(*row);
   if (const auto* rel = catalog.release(name.version.release_label())) c.release = *rel;
   c.host = check_host_fit(name, catalog, host);
+  c.pin = pin_release(name, catalog);
   return c;
 }
 

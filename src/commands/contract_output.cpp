@@ -38,6 +38,11 @@ nlohmann::json contract_to_json(const VersionContract& c) {
   j["version_parts"] = json::array();
   for (int i = 0; i < n.version.count; ++i) j["version_parts"].push_back(n.version.parts[static_cast<std::size_t>(i)]);
   j["release"] = n.version.release_label();
+  if (c.pin)
+    j["release_pin"] = {{"exact", c.pin->exact}, {"release", c.pin->exact ? json(c.pin->release) : json(nullptr)},
+                        {"range", c.pin->exact ? json(nullptr) : json(c.pin->range)}, {"source", c.pin->source}};
+  else
+    j["release_pin"] = nullptr;
   j["cudnn_version_macro"] = c.cudnn_version ? json(*c.cudnn_version) : json(nullptr);
   j["cuda_variant"] = n.cuda_variant;
   j["cuda_major"] = n.cuda_major();
@@ -98,6 +103,13 @@ void print_contract(std::ostream& out, const VersionContract& c) {
   std::string version = n.version.to_string();
   if (c.release && !c.release->date.empty()) version += fmt::format(" (release {}, {})", n.version.release_label(), c.release->date);
   row(out, "version", version);
+  if (c.pin) {
+    if (c.pin->exact)
+      row(out, "  release", fmt::format("{} (the name gives only '{}')", c.pin->release, n.version.to_string()));
+    else
+      row(out, "  release", fmt::format("not pinned: the name gives only '{}'; it can be {}", n.version.to_string(), c.pin->range));
+    row(out, "  source", c.pin->source);
+  }
   row(out, "CUDNN_VERSION", c.cudnn_version ? fmt::format("{} = {}", *c.cudnn_version, macro_formula(n.version))
                                             : "unknown: the name does not give minor and patch");
   row(out, "CUDA variant", fmt::format("cuda{} (built for CUDA {}.x)", n.cuda_variant, n.cuda_major()));

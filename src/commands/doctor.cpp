@@ -1,13 +1,21 @@
 // cudnnctl doctor: layered diagnosis (toolkit -> files -> loader -> driver/device -> workload).
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/env/reg_export.hpp"
+#include "cudnnctl/env/windows_mount.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 
 namespace cudnnctl {
@@ -18,13 +26,65 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.doctor/1)");
+  auto html = std::make_shared<std::string>();
+  sub.add_option("--html", *html, "Also write the report as one self-contained HTML page to FILE");
+  sub.add_flag("--offline", opts->offline, "Read files only: load nothing, touch no driver or GPU (implied for a toolkit of another OS)");
+  sub.add_option("--target", opts->target, "The platform the toolkit must be for (default: read from the tree)")->check(CLI::IsMember({"windows", "linux"}));
+  sub.add_option("--system32", opts->system32, "A Windows toolkit's System32 folder, as seen from here (default: C:\\Windows\\System32 on the mapped drive)");
+  auto path_value = std::make_shared<std::string>();
+  auto path_value_given = sub.add_option("--path-value", *path_value, "That Windows machine's PATH value (as `echo %PATH%` prints it)");
+  auto path_files = std::make_shared<std::vector<std::string>>();
+  sub.add_option("--path-file", *path_files, "A registry export (reg export) of the machine or user Environment key, for PATH; repeatable");
+  sub.add_option("--drive", opts->drives, "Where a Windows drive is here, e.g. C:=/mnt/c (repeatable; /mnt/<letter> is assumed)");
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts](Io& io) -> Result<ExitCode> {
+  return [opts, html, path_value, path_value_given, path_files](Io& io) -> Result<ExitCode> {
     opts->self_exe = platform::self_executable();
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const auto& d : opts->drives)
+      if (!WindowsMount::parse_drive_option(d))
+        return fail(ErrorCode::usage, fmt::format("--drive '{}' is not of the form C:=/mnt/c", d), "name a drive letter and the folder it is here: --drive C:=/mnt/c");
+    if (!opts->system32.empty() && !fs::is_directory(opts->system32, ec))
+      return fail(ErrorCode::file_not_found, fmt::format("--system32 '{}' is not a folder", opts->system32),
+                  "name that Windows machine's System32 as seen from here, e.g. /mnt/c/Windows/System32", opts->system32);
+    if (path_value_given->count()) {
+      opts->windows_path = *path_value;
+      opts->windows_path_origin = "--path-value";
+    }
+    if (!path_files->empty()) {
+      std::vector<RegKey> keys;
+      for (const auto& f : *path_files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in)
+          return fail(ErrorCode::file_not_found, fmt::format("cannot read the registry export '{}'", f), "check the path given with --path-file", f);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        auto parsed = parse_reg_export(ss.str(), f);
+        if (!parsed) return Unexpected<Error>(parsed.error());
+        keys.insert(keys.end(), parsed->begin(), parsed->end());
+      }
+      const auto exported = environment_from_exports(keys);
+      if (exported.sources.empty())
+        return fail(ErrorCode::input_invalid,
+                    fmt::format("{} holds neither the machine nor the user Environment key", fmt::join(*path_files, ", ")),
+                    "export HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment and HKCU\\Environment",
+                    path_files->front());
+      if (!opts->windows_path) {
+        opts->windows_path = exported.path;
+        opts->windows_path_origin = fmt::format("{}", fmt::join(*path_files, " + "));
+      }
+      opts->windows_vars = exported.vars;
+    }
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
+    if (!html->empty()) {
+      std::ofstream out(*html, std::ios::binary | std::ios::trunc);
+      out << doctor_html(report);
+      out.close();
+      if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
+    }
     if (io.json) io.out << doctor_json(report).dump(2) << "\n";
     else io.out << doctor_text(report);
     return doctor_exit_code(report);

@@ -17,7 +17,10 @@
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/doctor/windows_offline.hpp"
+#include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/path_report.hpp"
+#include "cudnnctl/env/windows_mount.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
@@ -127,13 +130,17 @@ public:
 
   DoctorReport run() {
     layer_toolkit();
+    if (m_report.toolkit && !target_fits()) m_report.toolkit.reset(), m_target_failed = true;
     if (m_report.toolkit) {
+      m_offline = m_opt.offline || m_report.toolkit->os != m_host.os;
+      m_report.offline = m_offline;
+      if (m_report.toolkit->os == Os::windows && m_offline) prepare_windows_offline();
       layer_files();
       layer_loader();
     } else {
-      skip_layers_from(2, "no CUDA toolkit was found (layer 1)");
+      skip_layers_from(2, m_target_failed ? "the toolkit is not for the --target platform (layer 1)" : "no CUDA toolkit was found (layer 1)");
     }
-    layer_gpu();
+    if (m_report.toolkit) layer_gpu();
     if (m_opt.only_layer) {
       std::vector<Check> only;
       for (auto& c : m_report.checks)
@@ -158,6 +165,76 @@ private:
   std::string lib_dir() const {
     const auto& t = *m_report.toolkit;
     return (fs::path(t.root) / (t.os == Os::windows ? t.dll_dir : t.lib_dir)).string();
+  }
+
+  bool target_fits() {
+    if (m_opt.target.empty()) return true;
+    const auto& t = *m_report.toolkit;
+    if (to_lower_ascii(m_opt.target) == to_string(t.os)) return true;
+    add_sig("toolkit.target", 1, CheckStatus::fail,
+            fmt::format("--target {} but {} is laid out as a {} toolkit ({})", m_opt.target, t.root, to_string(t.os),
+                        t.os == Os::windows ? "DLLs in bin, no lib64" : "lib64, no DLLs in bin"),
+            "toolkit.target");
+    return false;
+  }
+
+  // A Windows toolkit read from files: which local folder each drive is, that machine's System32 and PATH.
+  void prepare_windows_offline() {
+    const auto& t = *m_report.toolkit;
+    WindowsMount mount;
+    for (const auto& d : m_opt.drives)
+      if (auto p = WindowsMount::parse_drive_option(d)) mount.map_drive(p->first, p->second);
+    std::error_code ec;
+    const auto root_abs = fs::absolute(t.root, ec).lexically_normal().string();
+    std::string root_clean = root_abs;
+    while (root_clean.size() > 1 && root_clean.back() == '/') root_clean.pop_back();
+    if (auto w = WindowsMount::infer_from_wsl_path(root_clean); w && !mount.drives().count(w->first)) mount.map_drive(w->first, w->second);
+    const auto lookup = [this](const std::string& n) -> std::optional<std::string> {
+      std::string upper = n;
+      for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (const auto it = m_opt.windows_vars.find(upper); it != m_opt.windows_vars.end()) return it->second;
+      if (upper == "SYSTEMROOT" || upper == "WINDIR") return std::string("C:\\Windows");
+      return std::nullopt;
+    };
+    std::vector<std::string> entries;
+    if (m_opt.windows_path) entries = split_path_list(*m_opt.windows_path, PathFlavor::windows);
+    // the toolkit named both ways (CUDA_PATH or a PATH entry, and the folder here) tells where its drive is
+    std::vector<std::string> named;
+    if (const auto cp = lookup("CUDA_PATH")) named.push_back(*cp);
+    for (const auto& e : entries) named.push_back(expand_windows_vars(e, lookup));
+    const auto dll_local = (fs::path(root_clean) / t.dll_dir).lexically_normal().string();
+    for (const auto& n : named) {
+      std::string w = n;
+      w.erase(std::remove(w.begin(), w.end(), '"'), w.end());
+      while (w.size() > 3 && (w.back() == '\\' || w.back() == '/')) w.pop_back();
+      for (const auto& local : {root_clean, dll_local, (fs::path(root_clean) / "bin").string()}) {
+        auto m = WindowsMount::infer_from_match(w, local);
+        if (m && !mount.drives().count(m->first)) {
+          mount.map_drive(m->first, m->second);
+          m_report.notes.push_back(fmt::format("drive {}: is {} here (from {} = {})", m->first, m->second, w, local));
+        }
+      }
+    }
+    if (!mount.empty()) m_report.notes.push_back("Windows drives mapped: " + mount.describe());
+    m_win.dll_dir = dll_local;
+    for (const auto& b : {fs::path(root_clean) / "bin", fs::path(root_clean) / "bin" / "x64"})
+      if (fs::is_directory(b, ec)) m_win.toolkit_bins.push_back(b.string());
+    const auto sysroot = lookup("SystemRoot").value_or("C:\\Windows");
+    if (!m_opt.system32.empty()) m_win.system32 = m_opt.system32;
+    else if (auto l = mount.to_local(sysroot + "\\System32"); l && fs::is_directory(*l, ec)) m_win.system32 = *l;
+    m_win.cuda_major = t.major();
+    if (m_opt.windows_path) {
+      platform::MapEnvironment wenv(std::map<std::string, std::string>{{"PATH", *m_opt.windows_path}, {"SystemRoot", sysroot}});
+      auto order = windows_search_order(wenv, "");
+      for (auto& sd : order) {
+        sd.dir = expand_windows_vars(sd.dir, lookup);
+        if (sd.via == "System32" && m_win.system32) sd.local = *m_win.system32;
+        else if (auto l = mount.to_local(sd.dir)) sd.local = *l;
+        else sd.local = "?";  // not reachable from here
+        if (sd.via == "PATH") m_win.path.push_back(sd);
+      }
+      m_win_order = order;
+    }
   }
 
   // ---- layer 1
@@ -212,8 +289,20 @@ private:
     add("files.cudnn", 2, CheckStatus::pass,
         fmt::format("cuDNN {} in {}{}", m_header ? m_header->text() : fmt::format("{}.x", major), dir,
                     majors.size() > 1 ? fmt::format(" (and libraries of {} other major versions)", majors.size() - 1) : ""));
-    if (majors.size() > 1)
-      add_sig("files.stale", 2, CheckStatus::warn, fmt::format("{} holds main libraries of several cuDNN majors", dir), "files.stale");
+    // sub-libraries of another major left behind (cudnn_ops_infer64_8.dll beside cuDNN 9)
+    static const std::regex sub_so(R"(^libcudnn_[a-z_]+\.so\.(\d+)$)");
+    static const std::regex sub_dll(R"(^cudnn_[a-z_]+64_(\d+)\.dll$)", std::regex::icase);
+    std::vector<std::string> stale;
+    for (const auto& n : names) {
+      std::smatch m;
+      if (std::regex_match(n, m, t.os == Os::windows ? dll_re : so_re) && std::stoul(m[1]) != major) stale.push_back(n);
+      else if (std::regex_match(n, m, t.os == Os::windows ? sub_dll : sub_so) && std::stoul(m[1]) != major) stale.push_back(n);
+    }
+    std::sort(stale.begin(), stale.end());
+    if (!stale.empty())
+      add_sig("files.stale", 2, CheckStatus::warn,
+              fmt::format("{} holds cuDNN {} and {} files of other majors: {}", dir, major, stale.size(), fmt::format("{}", fmt::join(stale, ", "))),
+              "files.stale");
 
     // completeness: the sub-libraries this major has, found by pattern; the core set must be there
     const auto subs = discover_sub_libraries(dir, major, t.os);
@@ -231,6 +320,13 @@ private:
     if (!m_header)
       add_sig("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t.root, t.include_dir), "files.headers");
 
+    if (t.os == Os::windows) {
+      m_report.checks.push_back(windows_dll_versions(dir, major, m_header ? m_header->text() : std::string()));
+      receipt_check();
+      search_path_check();
+      frameworks();
+      return;
+    }
     // versions: file names (Linux real files carry major.minor.patch) against the header
     std::set<std::string> versions;
     static const std::regex full(R"(^libcudnn[a-z_]*\.so\.(\d+\.\d+\.\d+)$)");
@@ -247,7 +343,14 @@ private:
           versions.empty() ? "file names carry only the major; the header gives the version"
                            : fmt::format("libraries and header agree on {}", *versions.begin()));
 
-    // the receipt, when cudnnctl installed it
+    receipt_check();
+    search_path_check();
+    frameworks();
+  }
+
+  // the receipt, when cudnnctl installed it
+  void receipt_check() {
+    const auto& t = *m_report.toolkit;
     const auto state = state_dir_of(t);
     auto fs_ = make_real_fs();
     if (fs_->entry(receipt_path(state)) == FsEntry::missing) {
@@ -262,19 +365,47 @@ private:
       }
     }
 
-    // the search path: which copy programs load
-    const auto report = make_path_report(t, m_env, "/", "");
-    if (report.shadows) {
-      m_shadows = report.shadows;
-      const auto& sh = *report.shadows;
+  }
+
+  // the search path: which copy programs load
+  void search_path_check() {
+    const auto& t = *m_report.toolkit;
+    const auto dir = lib_dir();
+    std::optional<ShadowReport> shadows;
+    if (t.os == Os::windows && m_offline) {
+      if (!m_win_order) {
+        add("files.search_path", 2, CheckStatus::skip,
+            "that machine's PATH was not given (--path-value \"...\" or --path-file machine.reg): the copies on it were not checked");
+        return;
+      }
+      shadows = scan_cudnn_copies(*m_win_order, LoaderFlavor::windows, m_major.value_or(9), m_win.dll_dir);
+      m_report.search_origin = m_opt.windows_path_origin.empty() ? "the given PATH" : m_opt.windows_path_origin;
+      std::size_t unreachable = 0;
+      for (const auto& sd : *m_win_order) unreachable += sd.local == "?";
+      if (unreachable)
+        m_report.notes.push_back(fmt::format("{} of the {} folders on that PATH are not reachable from here (no drive mapped; --drive X:=DIR)",
+                                             unreachable, m_win_order->size()));
+    } else {
+      shadows = make_path_report(t, m_env, "/", "").shadows;
+      m_report.search_origin = "this process's environment";
+    }
+    if (shadows) {
+      m_report.search = shadows;
+      const auto& sh = *shadows;
       const auto winner = std::find_if(sh.copies.begin(), sh.copies.end(), [](const CudnnCopy& c) { return c.wins; });
       if (!sh.explanations.empty())
         add_sig("files.search_path", 2, winner != sh.copies.end() && !winner->installed ? CheckStatus::fail : CheckStatus::warn, sh.explanations.front(), "files.search_path");
       else
         add("files.search_path", 2, CheckStatus::pass, fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
                                                                    winner != sh.copies.end() ? winner->dir : dir));
+      // copies of older majors on the path: programs built for those load them
+      std::vector<std::string> others;
+      for (const auto& c : sh.copies)
+        if (c.major != m_major.value_or(0) && c.major < m_major.value_or(0)) others.push_back(fmt::format("cuDNN {} in {} (via {})", c.version, c.dir, c.via));
+      if (!others.empty())
+        add_sig("files.stale", 2, CheckStatus::warn, fmt::format("older cuDNN copies on the search path: {}", fmt::format("{}", fmt::join(others, "; "))),
+                "files.stale");
     }
-    frameworks();
   }
 
   // Windows DLLs, read from any machine: damaged or 32-bit files, imports of cuDNN DLLs that are not
@@ -378,6 +509,12 @@ private:
       add("loader.skipped", 3, CheckStatus::skip, "skipped: no cuDNN library to load (layer 2)");
       return;
     }
+    if (t.os == Os::windows && m_offline) {
+      m_win.cudnn_major = *m_major;
+      m_win.header_version = m_header ? m_header->text() : std::string();
+      for (auto& c : windows_offline_loader(m_win)) m_report.checks.push_back(std::move(c));
+      return;
+    }
     if (t.os != m_host.os) {
       add("loader.skipped", 3, CheckStatus::skip,
           fmt::format("skipped: this is a {} toolkit and this machine is {}", to_string(t.os), m_host.description));
@@ -430,6 +567,10 @@ private:
     else
       add("loader.runtime_deps", 3, CheckStatus::pass, "cuBLASLt and NVRTC for this CUDA major are found");
 
+    if (m_offline) {
+      add("loader.load", 3, CheckStatus::skip, "offline: nothing was loaded (--offline); the dependencies above were resolved from the files");
+      return;
+    }
     // the real load, in a child process
     ProbeRequest req{dir, *m_major, m_opt.driver_library, true};
     auto probe = run_probe(m_opt.self_exe, req, m_opt.probe_timeout_ms);
@@ -472,6 +613,22 @@ private:
 
   // ---- layers 4 and 5
   void layer_gpu() {
+    const auto& t = *m_report.toolkit;
+    if (t.os == Os::linux_os && m_host.os == Os::linux_os) stubs_on_path();
+    if (m_offline) {
+      if (t.os == Os::windows) {
+        std::string min_driver;
+        if (m_header)
+          for (const auto* r : Catalog::embedded().support_for(m_header->text(), t.major()))
+            if (!r->min_driver_windows.empty() && (min_driver.empty() || compare_dotted(r->min_driver_windows, min_driver) < 0))
+              min_driver = r->min_driver_windows;
+        for (auto& c : windows_offline_driver(m_win, min_driver)) m_report.checks.push_back(std::move(c));
+      } else {
+        add("driver.skipped", 4, CheckStatus::skip, "skipped: offline (--offline): the driver and the GPU are not touched");
+      }
+      add("workload.skipped", 5, CheckStatus::skip, "skipped: offline: no GPU work is run");
+      return;
+    }
     if (!m_probe) {
       add("driver.skipped", 4, CheckStatus::skip, "skipped: cuDNN could not be loaded (layer 3)");
       add("workload.skipped", 5, CheckStatus::skip, "skipped: layer 4 did not run");
@@ -497,6 +654,29 @@ private:
     if (m_opt.no_gpu) add("workload.conv", 5, CheckStatus::skip, "skipped: --no-gpu");
     else if (!gpu_ok || p.devices.empty() || !created) add("workload.conv", 5, CheckStatus::skip, "skipped: layer 4 found no usable GPU");
     else workload();
+  }
+
+  // lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
+  void stubs_on_path() {
+    std::vector<std::string> dirs;
+    if (auto v = m_env.get("LD_LIBRARY_PATH"))
+      for (auto d : split(*v, ':'))
+        if (!d.empty()) dirs.emplace_back(d);
+    for (const auto& [name, path] : ld_cache_map())
+      if (name.starts_with("libcuda.so")) dirs.push_back(fs::path(path).parent_path().string());
+    std::vector<std::string> bad;
+    std::error_code ec;
+    for (const auto& d : dirs) {
+      fs::path p(d);
+      while (p.has_parent_path() && p.filename().empty()) p = p.parent_path();
+      const bool stub_dir = p.filename() == "stubs" && (fs::exists(p / "libcuda.so", ec) || fs::exists(p / "libcuda.so.1", ec));
+      if (stub_dir && std::find(bad.begin(), bad.end(), d) == bad.end()) bad.push_back(d);
+    }
+    if (bad.empty()) return;
+    add_sig("driver.stubs_on_path", 4, CheckStatus::warn,
+            fmt::format("the toolkit's stub folder is on the loader path: {} (it holds the link-time libcuda.so, not a driver)",
+                        fmt::format("{}", fmt::join(bad, ", "))),
+            "driver.stubs-on-path");
   }
 
   void workload() {
@@ -587,8 +767,11 @@ private:
   DoctorReport m_report;
   std::optional<unsigned> m_major;
   std::optional<HeaderVersion> m_header;
-  std::optional<ShadowReport> m_shadows;
   std::optional<ProbeResult> m_probe;
+  bool m_offline = false;
+  bool m_target_failed = false;
+  OfflineWindows m_win;
+  std::optional<std::vector<SearchDir>> m_win_order;
 };
 
 } // namespace
@@ -612,8 +795,22 @@ nlohmann::json doctor_json(const DoctorReport& r) {
                       {"fix", c.fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.fix)}});
   std::map<std::string, int> counts;
   for (const auto& c : r.checks) ++counts[std::string(to_string(c.status))];
+  nlohmann::json search = nullptr;
+  if (r.search) {
+    search = {{"origin", r.search_origin}, {"order", nlohmann::json::array()}, {"copies", nlohmann::json::array()}};
+    for (const auto& d : r.search->order)
+      search["order"].push_back({{"dir", d.dir}, {"via", d.via}, {"local", d.local.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.local)}});
+    for (const auto& c : r.search->copies)
+      search["copies"].push_back({{"dir", c.dir}, {"via", c.via}, {"major", c.major}, {"file", c.main_file}, {"version", c.version},
+                                  {"wins", c.wins}, {"installed", c.installed}});
+  }
   return {{"schema", "cudnnctl.doctor/1"},
-          {"toolkit", r.toolkit ? nlohmann::json{{"root", r.toolkit->root}, {"version", r.toolkit->version}} : nlohmann::json(nullptr)},
+          {"toolkit", r.toolkit ? nlohmann::json{{"root", r.toolkit->root}, {"version", r.toolkit->version},
+                                                 {"os", std::string(to_string(r.toolkit->os))}}
+                                : nlohmann::json(nullptr)},
+          {"offline", r.offline},
+          {"notes", r.notes},
+          {"search_path", search},
           {"checks", checks},
           {"counts", counts},
           {"exit_code", to_int(doctor_exit_code(r))}};
@@ -636,6 +833,7 @@ std::string doctor_text(const DoctorReport& r) {
     if (!c.cause.empty() && c.status != CheckStatus::pass) out += fmt::format("        cause: {}\n", c.cause);
     if (!c.fix.empty() && c.status != CheckStatus::pass) out += fmt::format("        fix:   {}\n", c.fix);
   }
+  for (const auto& n : r.notes) out += fmt::format("note: {}\n", n);
   const auto code = doctor_exit_code(r);
   out += fmt::format("summary: {} passed, {} warnings, {} failed, {} skipped; {} (exit {})\n", counts[CheckStatus::pass],
                      counts[CheckStatus::warn], counts[CheckStatus::fail], counts[CheckStatus::skip],

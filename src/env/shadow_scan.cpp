@@ -10,6 +10,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
 
 namespace cudnnctl {
 
@@ -66,6 +67,9 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
     const auto t = fs::read_symlink(p, ec);
     p = t.is_absolute() ? t : p.parent_path() / t;
   }
+  if (to_lower_ascii(p.extension().string()) == ".dll")
+    if (auto pe = read_pe_file(p.string()); pe && !pe->file_version.empty() && pe->file_version.starts_with(std::to_string(major) + "."))
+      return pe->file_version;
   static const std::regex full(R"(\.so\.(\d+\.\d+\.\d+)$)");
   std::smatch m;
   const auto name = p.filename().string();
@@ -96,12 +100,12 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   static const std::regex dll_re(R"(^cudnn64_(\d+)\.dll$)", std::regex::icase);
   std::vector<std::string> seen;
   for (const auto& sd : order) {
-    const auto key = path_key(sd.dir, pflavor);
+    const auto key = path_key(sd.where(), pflavor);
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     std::error_code ec;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(sd.dir, ec)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(sd.where(), ec)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     for (const auto& n : names) {
       std::smatch m;
@@ -111,7 +115,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.via = sd.via;
       c.major = static_cast<unsigned>(std::stoul(m[1]));
       c.main_file = n;
-      c.version = copy_version(sd.dir, n, c.major);
+      c.version = copy_version(sd.where(), n, c.major);
       c.installed = !installed_key.empty() && key == installed_key;
       r.copies.push_back(std::move(c));
     }

@@ -111,6 +111,49 @@ Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what
       out.delay_imports.push_back(*n);
     }
   }
+  // the resource directory: type RT_VERSION (16) -> first name -> first language -> data entry
+  if (const auto [rva, size] = dir(2); rva) {
+    const auto base = to_offset(rva);
+    if (!base) return bad("its resource table is outside every section");
+    // one level: the entry with this id (or the first entry when id is 0); its offset, and whether it is a directory
+    auto entry = [&](std::uint64_t dir_off, std::uint32_t id) -> std::optional<std::pair<std::uint32_t, bool>> {
+      const auto h = read_at(*base + dir_off, 16);
+      if (h.size() < 16) return std::nullopt;
+      const auto n = std::min<std::uint64_t>(le(h, 12, 2) + le(h, 14, 2), 4096);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const auto e = read_at(*base + dir_off + 16 + i * 8, 8);
+        if (e.size() < 8) return std::nullopt;
+        const auto name = static_cast<std::uint32_t>(le(e, 0, 4));
+        const auto to = static_cast<std::uint32_t>(le(e, 4, 4));
+        if (id == 0 || (!(name & 0x80000000u) && name == id)) return std::pair{to & 0x7fffffffu, (to & 0x80000000u) != 0};
+      }
+      return std::nullopt;
+    };
+    std::optional<std::pair<std::uint32_t, bool>> at = entry(0, 16);
+    if (at && at->second) at = entry(at->first, 0);
+    if (at && at->second) at = entry(at->first, 0);
+    if (at && !at->second) {
+      const auto data_entry = read_at(*base + at->first, 16);
+      if (data_entry.size() == 16) {
+        const auto data_off = to_offset(static_cast<std::uint32_t>(le(data_entry, 0, 4)));
+        const auto data_size = std::min<std::uint64_t>(le(data_entry, 4, 4), 4096);
+        if (data_off && data_size >= 92) {
+          // VS_VERSIONINFO: a header, L"VS_VERSION_INFO", padding, then VS_FIXEDFILEINFO (signature 0xFEEF04BD)
+          const auto vi = read_at(*data_off, data_size);
+          for (std::size_t at4 = 0; at4 + 52 <= std::min<std::size_t>(vi.size(), 128); at4 += 4) {
+            if (le(vi, at4, 4) != 0xFEEF04BDu) continue;
+            auto dotted = [&](std::size_t ms_at) {
+              const auto ms = le(vi, ms_at, 4), ls = le(vi, ms_at + 4, 4);
+              return fmt::format("{}.{}.{}.{}", ms >> 16, ms & 0xffff, ls >> 16, ls & 0xffff);
+            };
+            out.file_version = dotted(at4 + 8);
+            out.product_version = dotted(at4 + 16);
+            break;
+          }
+        }
+      }
+    }
+  }
   return out;
 }
 

@@ -36,9 +36,10 @@ enum class ErrorCode {
   archive_layout,
   archive_too_large,
   incompatible,
+  input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::incompatible;
+constexpr ErrorCode k_last_error_code = ErrorCode::input_invalid;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

@@ -21,6 +21,11 @@ bool iequals_ascii(std::string_view a, std::string_view b);
 std::string_view base_name(std::string_view path);
 /// Decodes the first UTF-8 code point of `s`; returns {code point, length} or {0xFFFD, 1} when invalid.
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view s);
+/// UTF-16LE bytes (a BOM, when present, is dropped) -> UTF-8; unpaired surrogates become U+FFFD.
+std::string utf16le_to_utf8(std::string_view bytes);
+/// Appends the UTF-8 encoding of one code point.
+void append_utf8(std::string& out, char32_t cp);
+
 /// "U+2010"
 std::string code_point_label(char32_t cp);
 /// Lower-case hex of bytes.

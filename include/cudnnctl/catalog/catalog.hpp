@@ -48,6 +48,13 @@ struct ReleaseInfo {
   std::vector<std::string> builds;
 };
 
+/// A legacy name with a short version field (v7) that a source pins to one release (7.0.4).
+struct LegacyPin {
+  std::string filename;
+  std::string release;
+  std::string source;
+};
+
 class Catalog {
 public:
   /// Parses and validates catalog JSON. `origin` names the file in errors.
@@ -60,6 +67,7 @@ public:
   const CatalogArchive* find_archive(std::string_view filename) const;
   std::vector<const SupportRow*> support_for(std::string_view release, std::string_view cuda_variant) const;
   const ReleaseInfo* release(std::string_view label) const;
+  const LegacyPin* legacy_pin(std::string_view filename) const;
   /// The newest release by version number (for --version).
   const ReleaseInfo* newest_release() const;
 
@@ -73,6 +81,7 @@ private:
   std::vector<CatalogArchive> m_archives;
   std::vector<SupportRow> m_support;
   std::vector<ReleaseInfo> m_releases;
+  std::vector<LegacyPin> m_pins;
 };
 
 

@@ -1,6 +1,7 @@
 #pragma once
 // The layered diagnosis: 1 toolkit, 2 files, 3 loader, 4 driver and device, 5 workload. Each check has
 // a status, a one-line finding and, when it does not pass, the cause and the fix.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/exit_code.hpp"
+#include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
@@ -33,11 +35,24 @@ struct DoctorOptions {
   std::string driver_library = "libcuda.so.1";
   std::string driver_version_file = "/proc/driver/nvidia/version";
   int probe_timeout_ms = 60000;
+
+  // offline: read files only (no probe, no driver, no workload). Implied for a toolkit of another OS.
+  bool offline = false;
+  std::string target;                             // "windows" or "linux": what the tree must be; empty: read from it
+  std::string system32;                           // a Windows toolkit's System32 as a folder here (--system32)
+  std::vector<std::string> drives;                // "C:=/mnt/c" (--drive); /mnt/<letter> and the toolkit's own path are inferred
+  std::optional<std::string> windows_path;        // that machine's PATH (--path-value, or from --path-file exports)
+  std::map<std::string, std::string> windows_vars;// other variables from the exports, for %VAR% in PATH
+  std::string windows_path_origin;                // where the PATH came from, in words
 };
 
 struct DoctorReport {
   std::optional<Toolkit> toolkit;
   std::vector<Check> checks;
+  bool offline = false;
+  std::optional<ShadowReport> search;  // the loader's search order and the cuDNN copies on it, when it was scanned
+  std::string search_origin;           // "this process's environment", "--path-value", "machine.reg + user.reg"
+  std::vector<std::string> notes;      // how a foreign disk was mapped, and similar
 };
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env);
@@ -46,6 +61,9 @@ DoctorReport run_doctor(const DoctorOptions& options, const platform::Environmen
 ExitCode doctor_exit_code(const DoctorReport& report);
 nlohmann::json doctor_json(const DoctorReport& report);
 std::string doctor_text(const DoctorReport& report);
+/// One self-contained HTML page (no network): the layers as a table, each failure's cause and fix, and
+/// the loader's search order drawn as a picture (doctor --html FILE).
+std::string doctor_html(const DoctorReport& report);
 
 /// "Kernel Module  550.54.14  ..." (the first line of /proc/driver/nvidia/version) -> "550.54.14".
 std::string parse_driver_version(const std::string& proc_text);

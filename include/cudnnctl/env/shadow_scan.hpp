@@ -17,6 +17,8 @@ enum class LoaderFlavor { linux_ld, windows };
 struct SearchDir {
   std::string dir;
   std::string via;  // "LD_LIBRARY_PATH", "RUNPATH of X", "ld.so cache", "default folder", "System32", "PATH", ...
+  std::string local{};  // where to look on this machine when `dir` names another machine's folder (a mounted Windows disk)
+  std::string where() const { return local.empty() ? dir : local; }
 };
 
 struct CudnnCopy {
@@ -42,10 +44,12 @@ std::vector<SearchDir> linux_search_order(const platform::Environment& env, cons
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = "x86_64-linux-gnu");
 std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
 
-/// The version of a copy: from the real file name (libcudnn.so.9.19.0), else from ../include/cudnn_version.h.
+/// The version of a copy: a DLL's version resource (9.1.0.70), the real file name (libcudnn.so.9.19.0), else
+/// ../include/cudnn_version.h.
 std::string copy_version(const std::string& dir, const std::string& main_file, unsigned major);
 
-/// Scans the folders in order for cuDNN main libraries and explains what shadows `installed_dir`.
+/// Scans the folders in order for cuDNN main libraries and explains what shadows `installed_dir` (compared
+/// with each folder's where()).
 ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major,
                                const std::string& installed_dir);
 

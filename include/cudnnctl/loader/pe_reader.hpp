@@ -1,6 +1,6 @@
 #pragma once
-// Reads a Windows PE file's machine and the DLLs it imports (the import table and the delay-load
-// table), through bounded positional reads. The input may be anything: every offset is checked.
+// Reads a Windows PE file's machine, the DLLs it imports (the import table and the delay-load table) and
+// the file and product version of its version resource (RT_VERSION), through bounded positional reads. The input may be anything: every offset is checked.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +16,8 @@ struct PeImports {
   bool is_dll = false;
   std::vector<std::string> imports;        // DLL names, as written
   std::vector<std::string> delay_imports;  // loaded at first use
+  std::string file_version;                // "9.1.0.70" from the VS_FIXEDFILEINFO of the version resource; empty: none
+  std::string product_version;
 };
 
 Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what);

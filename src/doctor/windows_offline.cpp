@@ -1,0 +1,258 @@
+#include "cudnnctl/doctor/windows_offline.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Check make(std::string id, int layer, CheckStatus s, std::string finding, std::string_view sig = {}) {
+  Check c{std::move(id), layer, s, std::move(finding), {}, {}};
+  if (!sig.empty()) {
+    const auto& g = signature(sig);
+    c.cause = std::string(g.cause);
+    c.fix = std::string(g.fix);
+  }
+  return c;
+}
+
+// DLLs every Windows has in System32 (checked only when --system32 is given).
+bool is_system_dll(const std::string& lower) {
+  static const std::set<std::string> names{
+      "kernel32.dll", "user32.dll",  "advapi32.dll", "ntdll.dll",   "msvcrt.dll",  "ws2_32.dll",   "shell32.dll",
+      "ole32.dll",    "oleaut32.dll", "combase.dll", "shlwapi.dll", "bcrypt.dll",  "crypt32.dll",  "version.dll",
+      "setupapi.dll", "dbghelp.dll", "psapi.dll",    "gdi32.dll",   "rpcrt4.dll",  "secur32.dll",  "winmm.dll",
+      "imagehlp.dll", "cfgmgr32.dll", "dxgi.dll",    "d3d11.dll",   "nvcuda.dll",  "ucrtbase.dll", "iphlpapi.dll"};
+  return names.count(lower) > 0;
+}
+
+bool is_vc_runtime(const std::string& lower) {
+  return lower.starts_with("vcruntime140") || lower.starts_with("msvcp140") || lower.starts_with("concrt140") ||
+         lower.starts_with("vcomp140");
+}
+
+// Folders searched in order, each listed once, names compared case-insensitively as Windows does.
+class DllSearch {
+public:
+  void add(const std::string& local, const std::string& via) {
+    if (local.empty()) return;
+    for (const auto& d : m_dirs)
+      if (d.local == local) return;
+    Dir d{local, via, {}};
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(local, ec)) d.names[to_lower_ascii(e.path().filename().string())] = e.path().filename().string();
+    m_dirs.push_back(std::move(d));
+  }
+  struct Hit {
+    std::string path;
+    std::string via;
+  };
+  std::optional<Hit> find(const std::string& name) const {
+    const auto lower = to_lower_ascii(name);
+    for (const auto& d : m_dirs)
+      if (const auto it = d.names.find(lower); it != d.names.end()) return Hit{(fs::path(d.local) / it->second).string(), d.via};
+    return std::nullopt;
+  }
+
+private:
+  struct Dir {
+    std::string local, via;
+    std::map<std::string, std::string> names;
+  };
+  std::vector<Dir> m_dirs;
+};
+
+DllSearch search_for(const OfflineWindows& in) {
+  DllSearch s;
+  s.add(in.dll_dir, "the cuDNN folder");
+  for (const auto& b : in.toolkit_bins) s.add(b, "the toolkit");
+  if (in.system32) s.add(*in.system32, "System32");
+  for (const auto& p : in.path) s.add(p.local, "PATH " + p.dir);
+  return s;
+}
+
+std::vector<std::string> cudnn_dlls(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const auto n = e.path().filename().string();
+    const auto lower = to_lower_ascii(n);
+    if (lower.ends_with(".dll") && (lower.starts_with("cudnn") || lower == "zlibwapi.dll")) out.push_back(n);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+std::string windows_driver_version(const std::string& v) {
+  const auto parts = split(v, '.');
+  if (parts.size() != 4 || !all_digits(parts[2]) || !all_digits(parts[3]) || parts[3].size() > 4) return {};
+  std::string digits = std::string(parts[2]) + std::string(4 - parts[3].size(), '0') + std::string(parts[3]);
+  if (digits.size() < 5) return {};
+  digits = digits.substr(digits.size() - 5);
+  return std::to_string(std::stoul(digits.substr(0, 3))) + "." + digits.substr(3);
+}
+
+std::string windows_nvrtc_dll(const std::string& cuda_major) {
+  if (cuda_major == "11") return "nvrtc64_112_0.dll";
+  return fmt::format("nvrtc64_{}0_0.dll", cuda_major);
+}
+
+Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version) {
+  std::map<std::string, std::vector<std::string>> by_version;  // release (x.y.z) -> DLLs
+  std::vector<std::string> unversioned, full;
+  std::set<std::string> builds;
+  static const std::regex ours(R"(^cudnn[a-z_]*64_(\d+)\.dll$)", std::regex::icase);
+  for (const auto& d : cudnn_dlls(dll_dir)) {
+    std::smatch m;
+    if (!std::regex_match(d, m, ours) || std::stoul(m[1].str()) != major) continue;
+    auto pe = read_pe_file((fs::path(dll_dir) / d).string());
+    if (!pe) continue;  // files.dlls names unreadable DLLs
+    if (pe->file_version.empty() || !pe->file_version.starts_with(std::to_string(major) + ".")) {
+      unversioned.push_back(d);
+      continue;
+    }
+    const auto parts = split(pe->file_version, '.');
+    by_version[fmt::format("{}.{}.{}", parts[0], parts[1], parts[2])].push_back(fmt::format("{} {}", d, pe->file_version));
+    builds.insert(pe->file_version);
+  }
+  const std::string none =
+      unversioned.empty() ? std::string()
+                          : fmt::format("; {} carry no version resource (NVIDIA ships some that way)", fmt::join(unversioned, ", "));
+  if (by_version.size() > 1) {
+    std::vector<std::string> groups;
+    for (const auto& [v, dlls] : by_version) groups.push_back(fmt::format("{}: {}", v, fmt::join(dlls, ", ")));
+    return make("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN releases in {} (version resources): {}", dll_dir, fmt::join(groups, "; ")),
+                "files.versions.mixed");
+  }
+  if (by_version.empty())
+    return make("files.versions", 2, CheckStatus::pass,
+                fmt::format("no cuDNN DLL carries a version resource; the header gives {}", header_version.empty() ? "no version" : header_version));
+  const auto& [release, dlls] = *by_version.begin();
+  if (!header_version.empty() && release != header_version)
+    return make("files.versions", 2, CheckStatus::fail,
+                fmt::format("the DLLs are {} ({}) but cudnn_version.h says {}", release, fmt::join(builds, ", "), header_version), "files.versions.header");
+  return make("files.versions", 2, CheckStatus::pass,
+              fmt::format("{} DLLs report {} in their version resources{}{}", dlls.size(), fmt::join(builds, ", "),
+                          header_version.empty() ? "" : ", as cudnn_version.h does", none));
+}
+
+std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
+  std::vector<Check> out;
+  const auto search = search_for(in);
+  std::vector<std::string> unresolved, vc_missing, unchecked;
+  std::size_t resolved = 0, system = 0;
+  for (const auto& d : cudnn_dlls(in.dll_dir)) {
+    auto pe = read_pe_file((fs::path(in.dll_dir) / d).string());
+    if (!pe) continue;  // reported by files.dlls
+    std::vector<std::pair<std::string, bool>> wanted;
+    for (const auto& i : pe->imports) wanted.push_back({i, false});
+    for (const auto& i : pe->delay_imports) wanted.push_back({i, true});
+    for (const auto& [imp, delayed] : wanted) {
+      const auto lower = to_lower_ascii(imp);
+      if (lower.starts_with("api-ms-win-") || lower.starts_with("ext-ms-")) {
+        ++system;  // API sets: Windows maps them itself
+        continue;
+      }
+      if (search.find(imp)) {
+        ++resolved;
+        continue;
+      }
+      const std::string what = fmt::format("{} {} {}", d, delayed ? "delay-loads" : "needs", imp);
+      if (!in.system32 && (is_system_dll(lower) || is_vc_runtime(lower))) {
+        if (std::find(unchecked.begin(), unchecked.end(), imp) == unchecked.end()) unchecked.push_back(imp);
+        continue;
+      }
+      (is_vc_runtime(lower) ? vc_missing : unresolved).push_back(what);
+    }
+  }
+  std::vector<std::string> where{"the cuDNN folder", "the toolkit's bin"};
+  if (in.system32) where.push_back("System32");
+  if (!in.path.empty()) where.push_back("PATH");
+  const auto searched = fmt::format("{}", fmt::join(where, ", "));
+  if (!unresolved.empty())
+    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+                       fmt::format("not found in {}: {}", searched, fmt::join(unresolved, "; ")), "loader.needed.windows"));
+  if (!vc_missing.empty())
+    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+                       fmt::format("the Visual C++ runtime is missing from System32: {}", fmt::join(vc_missing, "; ")), "loader.needed.vcredist"));
+  if (unresolved.empty() && vc_missing.empty())
+    out.push_back(make("loader.needed", 3, CheckStatus::pass,
+                       fmt::format("all {} imports of the cuDNN DLLs resolve (in {}){}{}", resolved + system, searched,
+                                   system ? fmt::format(", {} of them API sets Windows provides", system) : std::string(),
+                                   unchecked.empty() ? std::string()
+                                                     : fmt::format("; not checked without --system32: {}", fmt::join(unchecked, ", ")))));
+
+  // what cuDNN opens by name at run time (LoadLibrary): cuBLASLt and NVRTC of the toolkit's CUDA major
+  std::vector<std::pair<std::string, std::string>> runtime;
+  if (!in.cuda_major.empty()) {
+    runtime.push_back({fmt::format("cublasLt64_{}.dll", in.cuda_major), "cudnn_adv and the precompiled engines"});
+    runtime.push_back({windows_nvrtc_dll(in.cuda_major), "the runtime-compiled engines"});
+  }
+  if (in.cudnn_major == 8) runtime.push_back({"zlibwapi.dll", "cuDNN 8's sub-libraries"});
+  std::vector<std::string> missing, found;
+  for (const auto& [name, who] : runtime) {
+    if (const auto hit = search.find(name)) found.push_back(fmt::format("{} ({})", name, hit->via));
+    else missing.push_back(fmt::format("{} (for {})", name, who));
+  }
+  if (!missing.empty())
+    out.push_back(make("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found in {}: {}", searched, fmt::join(missing, "; ")),
+                       "loader.runtime_deps"));
+  else if (!found.empty())
+    out.push_back(make("loader.runtime_deps", 3, CheckStatus::pass, fmt::format("found: {}", fmt::join(found, ", "))));
+  out.push_back(make("loader.load", 3, CheckStatus::skip,
+                     "offline: nothing is loaded from a Windows toolkit read here; the imports above were resolved from the files"));
+  return out;
+}
+
+std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::string& min_driver) {
+  std::vector<Check> out;
+  if (!in.system32) {
+    out.push_back(make("driver.library", 4, CheckStatus::skip,
+                       "offline: that machine's System32 was not given (--system32 DIR), so its driver (nvcuda.dll) was not read"));
+    return out;
+  }
+  DllSearch s;
+  s.add(*in.system32, "System32");
+  const auto hit = s.find("nvcuda.dll");
+  if (!hit) {
+    out.push_back(make("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver on that machine: {} has no nvcuda.dll", *in.system32),
+                       "driver.none"));
+    return out;
+  }
+  auto pe = read_pe_file(hit->path);
+  if (!pe) {
+    out.push_back(make("driver.library", 4, CheckStatus::fail, fmt::format("{}: {}", hit->path, pe.error().message), "driver.init"));
+    return out;
+  }
+  const auto version = windows_driver_version(pe->file_version);
+  out.push_back(make("driver.library", 4, CheckStatus::pass,
+                     fmt::format("nvcuda.dll in System32, file version {}{}", pe->file_version.empty() ? "unknown" : pe->file_version,
+                                 version.empty() ? "" : fmt::format(" (driver {})", version))));
+  if (version.empty())
+    out.push_back(make("driver.version", 4, CheckStatus::skip, "the driver version could not be read from nvcuda.dll's version resource"));
+  else if (min_driver.empty())
+    out.push_back(make("driver.version", 4, CheckStatus::pass, fmt::format("driver {}; the catalog has no Windows minimum for this cuDNN", version)));
+  else if (compare_dotted(version, min_driver) < 0)
+    out.push_back(make("driver.version", 4, CheckStatus::fail,
+                       fmt::format("driver {} is older than {}, the minimum NVIDIA lists for this cuDNN on Windows", version, min_driver), "driver.version"));
+  else
+    out.push_back(make("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's Windows minimum)", version, min_driver)));
+  return out;
+}
+
+} // namespace cudnnctl
