@@ -59,3 +59,26 @@ TEST_CASE("what the catalog does not know is not guessed", "[version_contract]")
   CHECK(no_matrix.catalog_entry);
   CHECK(no_matrix.support.empty());
 }
+
+TEST_CASE("short legacy version fields: pinned by the catalog or a sourced pin, else a range", "[version_contract]") {
+  const auto& cat = Catalog::embedded();
+  auto pin = [&](const char* name) { return pin_release(*parse_archive_name(name), cat); };
+  const auto seven = pin("cudnn-9.0-windows10-x64-v7.zip");
+  REQUIRE(seven);
+  CHECK(seven->exact);
+  CHECK(seven->release == "7.0.4");
+  CHECK_THAT(seven->source, Catch::Contains("v7.0.4/cudnn-9.0-windows10-x64-v7.zip"));
+  const auto in_catalog = pin("cudnn-9.1-linux-x64-v7.1.tgz");
+  REQUIRE(in_catalog);
+  CHECK(in_catalog->exact);
+  CHECK(in_catalog->release == "7.1.3");
+  CHECK_THAT(in_catalog->source, Catch::Contains("/v7.1.3/"));
+  const auto unknown = pin("cudnn-9.0-linux-x64-v7.tgz");
+  REQUIRE(unknown);
+  CHECK_FALSE(unknown->exact);
+  CHECK_THAT(unknown->range, Catch::Contains("7.x") && Catch::Contains("7.6.5"));
+  const auto nothing = pin("cudnn-9.0-linux-x64-v4.tgz");
+  REQUIRE(nothing);
+  CHECK(nothing->range == "any 4.x release");
+  CHECK_FALSE(pin("cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip"));
+}

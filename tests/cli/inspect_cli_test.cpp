@@ -97,3 +97,13 @@ TEST_CASE("the --help text lists the commands", "[cli]") {
   CHECK(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("inspect"));
 }
+
+TEST_CASE("inspect names the release a short legacy name stands for", "[cli][inspect]") {
+  const auto r = run({"inspect", "cudnn-9.0-windows10-x64-v7.zip"});
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("release        7.0.4 (the name gives only '7')"));
+  const auto j = nlohmann::json::parse(run({"inspect", "cudnn-9.0-windows10-x64-v7.zip", "--json"}).out);
+  CHECK(j["release_pin"]["release"] == "7.0.4");
+  CHECK(j["release_pin"]["exact"] == true);
+  CHECK(nlohmann::json::parse(run({"inspect", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip", "--json"}).out)["release_pin"].is_null());
+}

@@ -223,7 +223,10 @@ TEST_CASE("Windows toolkits, read from Linux: damaged, 32-bit and missing DLLs, 
   REQUIRE(find(missing, "files.dlls"));
   CHECK(find(missing, "files.dlls")->status == CheckStatus::fail);
   CHECK_THAT(find(missing, "files.dlls")->finding, Catch::Contains("imports cudnn_graph64_9.dll, which is missing"));
-  CHECK_THAT(find(missing, "loader.skipped")->finding, Catch::Contains("windows toolkit"));
+  // read from Linux, a Windows toolkit is diagnosed offline: nothing loaded, the imports resolved from the files
+  CHECK(missing.offline);
+  CHECK(find(missing, "loader.load")->status == CheckStatus::skip);
+  CHECK_THAT(find(missing, "loader.needed")->finding, Catch::Contains("cudnn64_9.dll needs cudnn_graph64_9.dll"));
 
   fs::copy_file(dlls / "cudnn_graph64_9.dll", root / "bin/cudnn_graph64_9.dll");
   CHECK(find(run_doctor(o, quiet_env), "files.dlls")->status == CheckStatus::pass);
@@ -239,6 +242,38 @@ TEST_CASE("Windows toolkits, read from Linux: damaged, 32-bit and missing DLLs, 
   CHECK_THAT(find(run_doctor(o8, quiet_env), "files.dlls")->finding, Catch::Contains("zlibwapi.dll is missing"));
 }
 #endif
+
+TEST_CASE("the toolkit's stubs folder on LD_LIBRARY_PATH is named as a fault", "[doctor]") {
+  TempDir tmp;
+  const auto root = fake_setup(tmp);
+  put(root / "lib64/stubs/libcuda.so", "stub");
+  const auto stubs = fs::weakly_canonical(root / "lib64").string() + "/stubs";
+  platform::MapEnvironment env(std::map<std::string, std::string>{
+      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string() + ":" + stubs}});
+  auto o = options(root);
+  o.driver_library = "libcudnnctl-no-such-driver.so.1";
+  const auto r = run_doctor(o, env);
+  const auto* c = find(r, "driver.stubs_on_path");
+  REQUIRE(c);
+  CHECK(c->status == CheckStatus::warn);
+  CHECK_THAT(c->finding, Catch::Contains(stubs));
+  CHECK_THAT(c->fix, Catch::Contains("remove the stubs folder from LD_LIBRARY_PATH"));
+  CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no NVIDIA driver"));
+  CHECK_FALSE(find(run_doctor(o, env_for(root)), "driver.stubs_on_path"));
+}
+
+TEST_CASE("offline (--offline) on a Linux toolkit: nothing loaded, no driver touched", "[doctor]") {
+  TempDir tmp;
+  const auto root = fake_setup(tmp);
+  auto o = options(root);
+  o.offline = true;
+  const auto r = run_doctor(o, env_for(root));
+  CHECK(find(r, "loader.needed")->status == CheckStatus::pass);
+  CHECK(find(r, "loader.load")->status == CheckStatus::skip);
+  CHECK_FALSE(find(r, "loader.version_checks"));
+  CHECK(find(r, "driver.skipped")->status == CheckStatus::skip);
+  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+}
 
 TEST_CASE("status codes read by the loaded major", "[doctor]") {
   CHECK(cudnn_status_name(1001, 9) == "CUDNN_STATUS_NOT_INITIALIZED");

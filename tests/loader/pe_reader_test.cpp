@@ -58,6 +58,27 @@ TEST_CASE("DLLs built with mingw-w64: machine and imported DLLs", "[pe_reader]")
     CHECK_FALSE(r);
   }
 }
+
+TEST_CASE("version resources: file and product version, and DLLs without one", "[pe_reader]") {
+  const std::string dir = CUDNNCTL_TEST_DLLS;
+  const auto main = read_pe_file(dir + "/cudnn64_9.dll");
+  REQUIRE(main);
+  CHECK(main->file_version == "9.1.0.70");
+  CHECK(main->product_version == "9.1.0.70");
+  CHECK(read_pe_file(dir + "/old/cudnn64_9.dll")->file_version == "9.0.0.312");
+  CHECK(read_pe_file(dir + "/sys/nvcuda.dll")->file_version == "32.0.15.5222");
+  const auto none = read_pe_file(dir + "/cudnn_heuristic64_9.dll");
+  REQUIRE(none);
+  CHECK(none->file_version.empty());
+  // a damaged resource table is no version, never a crash
+  auto bytes = slurp(dir + "/cudnn64_9.dll");
+  const auto sig = bytes.find(std::string("\xBD\x04\xEF\xFE", 4));
+  REQUIRE(sig != std::string::npos);
+  bytes[sig] = 0;
+  const auto broken = read_pe_imports(memory(bytes), "broken");
+  REQUIRE(broken);
+  CHECK(broken->file_version.empty());
+}
 #endif
 
 TEST_CASE("what is not a PE file is refused", "[pe_reader]") {
