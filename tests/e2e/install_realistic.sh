@@ -44,6 +44,35 @@ before=$(snapshot "$WTK")
 "$CUDNNCTL" install "$ZIP" --sha256-file "$ZIP.sha256" --cuda-path "$WTK" > /dev/null
 for f in cudnn64_9.dll cudnn_engines_precompiled64_9.dll cudnn_graph64_9.dll; do [[ -f $WTK/bin/x64/$f ]]; done
 [[ -f $WTK/lib/x64/cudnn.lib && -f $WTK/include/cudnn.h && ! -e $WTK/bin/x64/x64 ]]
+# the doctor reads that Windows tree offline: the 9.19 header, every sub-DLL, the receipt; the fixture's
+# DLLs are Linux .so bytes under DLL names, which the PE reader names as not readable DLLs
+doctor_json() { local rc=0; "$CUDNNCTL" doctor --cuda-path "$1" --json > "$2" || rc=$?; echo "$rc"; }
+rc=$(doctor_json "$WTK" "$TMP/wdoctor.json")
+python3 - "$TMP/wdoctor.json" "$rc" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
+c = {x["id"]: x for x in r["checks"]}
+assert r["offline"] is True, r
+assert rc == 10, rc
+assert c["files.cudnn"]["status"] == "pass" and "9.19.0" in c["files.cudnn"]["finding"], c["files.cudnn"]
+assert c["files.complete"]["status"] == "pass", c["files.complete"]
+assert c["files.receipt"]["status"] == "pass", c["files.receipt"]
+assert c["files.dlls"]["status"] == "fail" and "cudnn64_9.dll is not a readable DLL" in c["files.dlls"]["finding"], c["files.dlls"]
+assert c["loader.load"]["status"] == "skip", c["loader.load"]
+print("doctor offline on the installed fixture zip: ok")
+PY
+# one thing broken, in a copy of the tree: a sub-DLL deleted after the install
+cp -a "$WTK" "$TMP/win-broken"
+rm "$TMP/win-broken/bin/x64/cudnn_graph64_9.dll"
+rc=$(doctor_json "$TMP/win-broken" "$TMP/wbroken.json")
+python3 - "$TMP/wbroken.json" "$rc" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); c = {x["id"]: x for x in r["checks"]}
+assert int(sys.argv[2]) == 10
+assert c["files.complete"]["status"] == "fail" and "cudnn_graph64_9.dll" in c["files.complete"]["finding"], c["files.complete"]
+assert c["files.receipt"]["status"] == "fail", c["files.receipt"]
+print("doctor offline on the fixture tree with a sub-DLL deleted: ok")
+PY
 "$CUDNNCTL" uninstall --cuda-path "$WTK" > /dev/null
 [[ $(snapshot "$WTK") == "$before" ]] || { echo "FAIL: the Windows tree differs after uninstall"; exit 1; }
 echo "e2e: 1 passed, 0 failed"
