@@ -8,6 +8,7 @@ Each hostile archive breaks exactly one rule; its name says which.
 """
 import io
 import os
+import struct
 import shutil
 import stat
 import subprocess
@@ -178,6 +179,40 @@ def main():
     for i in range(off, off + 16):
         crc[i] ^= 0x55
     open(os.path.join(odd, "crc.zip"), "wb").write(bytes(crc))
+    # one member per way a zip stores its bytes: deflated across many 1 MiB reads, empty, stored, bzip2
+    # (the last goes through libzip's own decompression), each with content a test can recompute
+    big = bytes((i * 2654435761 >> 13) & 0xFF for i in range(3 << 20)) + b"tail" * 1000
+    methods = os.path.join(odd, "methods.zip")
+    with zipfile.ZipFile(methods, "w") as z:
+        z.writestr(zipfile.ZipInfo(f"{W91}/bin/"), b"")
+        z.writestr(f"{W91}/bin/big.dll", big, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr(f"{W91}/bin/empty.dll", b"", compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr(f"{W91}/bin/stored.dll", b"stored bytes " * 100, compress_type=zipfile.ZIP_STORED)
+        z.writestr(f"{W91}/bin/bzip2.dll", b"bzip2 bytes " * 100, compress_type=zipfile.ZIP_BZIP2)
+    # a stored member with flipped bytes: nothing to inflate, so only the CRC can catch it
+    mdata = bytearray(open(methods, "rb").read())
+    with zipfile.ZipFile(methods) as z:
+        info = z.getinfo(f"{W91}/bin/stored.dll")
+    off = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra) + 10
+    mdata[off] ^= 0x20
+    open(os.path.join(odd, "crc-stored.zip"), "wb").write(bytes(mdata))
+    # a deflated member whose first block has the reserved type 3 (an inflate error at byte 0), and one
+    # whose second half is zeros (which inflate to more than the member declares)
+    with zipfile.ZipFile(methods) as z:
+        info = z.getinfo(f"{W91}/bin/big.dll")
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    garbage = bytearray(open(methods, "rb").read())
+    garbage[start] = 0xFF
+    open(os.path.join(odd, "inflate-garbage.zip"), "wb").write(bytes(garbage))
+    runaway = bytearray(open(methods, "rb").read())
+    runaway[start + info.compress_size // 2 : start + info.compress_size] = b"\0" * (info.compress_size - info.compress_size // 2)
+    open(os.path.join(odd, "inflate-runaway.zip"), "wb").write(bytes(runaway))
+    # a deflated member that inflates cleanly to bytes whose CRC-32 differs from the one recorded
+    # (in its local header and the central directory alike)
+    crc_bytes = struct.pack("<I", info.CRC)
+    wrong = open(methods, "rb").read()
+    assert wrong.count(crc_bytes) == 2
+    open(os.path.join(odd, "crc-deflated.zip"), "wb").write(wrong.replace(crc_bytes, struct.pack("<I", info.CRC ^ 1)))
     open(os.path.join(odd, "login-page.zip"), "wb").write(
         b"<!DOCTYPE html>\n<html><head><title>NVIDIA Developer - Login</title></head><body>Please log in</body></html>\n")
     open(os.path.join(odd, "empty.zip"), "wb").write(b"")

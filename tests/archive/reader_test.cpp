@@ -152,6 +152,54 @@ TEST_CASE("damaged archives are reported with the entry and sizes", "[reader]") 
   }
 }
 
+TEST_CASE("zip members come out byte-exact however they are stored, with their SHA-256", "[reader]") {
+  TempDir tmp;
+  const auto staging = (tmp.path() / "staging").string();
+  fs::create_directories(staging);
+  auto options = options_for(W91);
+  options.hash_members = true;
+  options.threads = 2;
+  const auto r = extract_archive(test_archive("odd/methods.zip"), ArchiveFormat::zip, staging, options);
+  REQUIRE(r);
+  std::string big;
+  for (std::size_t i = 0; i < (3u << 20); ++i) big.push_back(static_cast<char>((i * 2654435761ull >> 13) & 0xFF));
+  for (int i = 0; i < 1000; ++i) big += "tail";
+  std::string stored, bzip2;
+  for (int i = 0; i < 100; ++i) stored += "stored bytes ", bzip2 += "bzip2 bytes ";
+  const std::map<std::string, std::string> expect = {
+      {"bin/big.dll", big}, {"bin/empty.dll", ""}, {"bin/stored.dll", stored}, {"bin/bzip2.dll", bzip2}};
+  for (const auto& [name, content] : expect) {
+    INFO(name);
+    std::ifstream in(fs::path(staging) / W91 / name, std::ios::binary);
+    const std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(got.size() == content.size());
+    CHECK(got == content);
+    Sha256 h;
+    h.update(content.data(), content.size());
+    CHECK(r->member_sha256.at(W91 + "/" + name) == h.finish());
+  }
+}
+
+TEST_CASE("a damaged zip member is named with how far it got, stored or deflated", "[reader]") {
+  const std::map<std::string, std::pair<ErrorCode, std::string>> cases = {
+      {"odd/crc-deflated.zip", {ErrorCode::archive_corrupt, "big.dll' fails its CRC check after 3149728 of 3149728 bytes"}},
+      {"odd/crc-stored.zip", {ErrorCode::archive_corrupt, "stored.dll' fails its CRC check after 1300 of 1300 bytes"}},
+      {"odd/inflate-garbage.zip", {ErrorCode::archive_corrupt, "big.dll' cannot be inflated after 0 of 3149728 bytes"}},
+      {"odd/inflate-runaway.zip", {ErrorCode::archive_too_large, "big.dll' inflates past its declared size of 3149728 bytes"}}};
+  for (const auto& [name, expected] : cases) {
+    const auto& [code, why] = expected;
+    INFO(name);
+    TempDir tmp;
+    const auto staging = (tmp.path() / "staging").string();
+    fs::create_directories(staging);
+    const auto r = extract_archive(test_archive(name), ArchiveFormat::zip, staging, options_for(W91));
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == code);
+    CHECK_THAT(r.error().message, Catch::Contains(why));
+    CHECK(outside_staging(tmp.path()).empty());
+  }
+}
+
 TEST_CASE("files that are not archives are named in plain words", "[reader][sniff]") {
   const auto html = check_is_archive(test_archive("odd/login-page.zip"), ArchiveFormat::zip);
   REQUIRE_FALSE(html);
