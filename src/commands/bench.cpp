@@ -37,6 +37,7 @@ nlohmann::json workload_json(const WorkloadResult& r) {
                           : nlohmann::json(nullptr)},
           {"correctness", {{"ok", r.correctness_ok}, {"max_error", r.correctness_max_error}}},
           {"layers", layers},
+          {"fused", r.fused.attempted ? fused_json(r.fused) : nlohmann::json(nullptr)},
           {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
           {"wall_ms", r.wall_ms}};
 }
@@ -59,6 +60,22 @@ std::string workload_table(const WorkloadResult& r) {
     out += fmt::format("{:<18} {:<10} {:<22} {:<15} {:>7.1f} {:>10.4f} {:>9.4f} {:>8.1f} {:>7}\n", l.layer, l.precision, l.algo, l.math,
                        l.workspace_mib, l.median_ms, l.min_ms, l.tflops, l.pct_of_peak ? fmt::format("{:.0f}%", *l.pct_of_peak) : "-");
   }
+  if (!r.fused.attempted) return out;
+  const auto& f = r.fused;
+  out += "\nfused conv+bias+ReLU (graph API, fp16 NHWC) against the unfused sequence (convolution, add bias, ReLU)\n";
+  if (!f.error.empty()) return out + "  not run: " + f.error + "\n";
+  out += fmt::format("correctness  {} (max error {:.2g} against a CPU reference){}\n", f.correctness_ok ? "ok" : "WRONG RESULTS",
+                     f.correctness_max_error, f.correctness_error.empty() ? "" : ": " + f.correctness_error);
+  out += fmt::format("{:<18} {:>9} {:>11} {:>8} {:>8} {:>7} {:>7}\n", "layer", "fused ms", "unfused ms", "speedup", "TFLOP/s", "ws MiB",
+                     "config");
+  for (const auto& l : f.layers) {
+    if (l.status != 0 || !l.error.empty()) {
+      out += fmt::format("{:<18} FAILED: {}\n", l.layer, l.error);
+      continue;
+    }
+    out += fmt::format("{:<18} {:>9.4f} {:>11.4f} {:>7.2f}x {:>8.1f} {:>7.1f} {:>7}\n", l.layer, l.fused_ms, l.unfused_ms, l.speedup,
+                       l.fused_tflops, l.workspace_mib, fmt::format("#{}/{}", l.engine_config, l.configs_tried));
+  }
   return out;
 }
 
@@ -80,6 +97,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
     req.major = major;
     req.driver_library = opts->driver_library;
     req.quick = opts->quick;
+    req.fused = true;
     auto r = run_workload(platform::self_executable(), req, 600000);
     if (!r) return Unexpected<Error>(r.error());
     if (!r->error.empty() && r->layers.empty())
@@ -94,6 +112,10 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
     }
     bool failed = !r->correctness_ok;
     for (const auto& l : r->layers) failed = failed || l.status != 0 || !l.error.empty();
+    if (r->fused.attempted) {
+      failed = failed || !r->fused.error.empty() || !r->fused.correctness_ok;
+      for (const auto& l : r->fused.layers) failed = failed || l.status != 0 || !l.error.empty();
+    }
     return failed ? ExitCode::doctor_failed : ExitCode::ok;
   };
 }
@@ -105,6 +127,7 @@ CommandRun setup_workload_child(CLI::App& sub, Io&) {
   sub.add_option("--major", req->major)->required();
   sub.add_option("--driver-library", req->driver_library);
   sub.add_flag("--full", *full);
+  sub.add_flag("--fused", req->fused);
   return [req, full](Io& io) -> Result<ExitCode> {
     req->quick = !*full;
     return static_cast<ExitCode>(run_workload_child(*req, io.out));

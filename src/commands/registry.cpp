@@ -23,7 +23,7 @@ std::span<const CommandSpec> all_commands() {
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},
       {"doctor", "Diagnose a cuDNN set-up layer by layer: toolkit, files, loader, driver and device, workload", &setup_doctor},
-      {"bench", "Time cuDNN convolutions (the ResNet-50 layer set, fp16 and fp32) on the GPU", &setup_bench},
+      {"bench", "Time cuDNN convolutions (the ResNet-50 layer set, fp16 and fp32) and a fused conv+bias+ReLU on the GPU", &setup_bench},
       {"__probe", "internal: the doctor's child process", &setup_probe, true},
       {"__workload", "internal: the workload's child process", &setup_workload_child, true},
   }};

@@ -14,6 +14,8 @@
 #include "cudnnctl/doctor/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/workload/abi.hpp"
+#include "cudnnctl/workload/fused_conv.hpp"
+#include "cudnnctl/workload/loaded_api.hpp"
 
 namespace cudnnctl {
 
@@ -78,68 +80,7 @@ std::vector<float> reference_conv(const std::vector<float>& x, const std::vector
 
 namespace {
 
-template <class F> F need(void* lib, const char* name, std::vector<std::string>& missing) {
-  auto f = reinterpret_cast<F>(platform::find_symbol(lib, name));
-  if (!f) missing.push_back(name);
-  return f;
-}
-
-struct Api {
-  cudnnCreate_t create;
-  cudnnDestroy_t destroy;
-  cudnnSetStream_t set_stream;
-  cudnnCreateTensorDescriptor_t create_tensor;
-  cudnnDestroyTensorDescriptor_t destroy_tensor;
-  cudnnSetTensor4dDescriptor_t set_tensor;
-  cudnnCreateFilterDescriptor_t create_filter;
-  cudnnDestroyFilterDescriptor_t destroy_filter;
-  cudnnSetFilter4dDescriptor_t set_filter;
-  cudnnCreateConvolutionDescriptor_t create_conv;
-  cudnnDestroyConvolutionDescriptor_t destroy_conv;
-  cudnnSetConvolution2dDescriptor_t set_conv;
-  cudnnSetConvolutionMathType_t set_math;
-  cudnnGetConvolution2dForwardOutputDim_t output_dim;
-  cudnnGetConvolutionForwardAlgorithm_v7_t get_algo;
-  cudnnFindConvolutionForwardAlgorithmEx_t find_algo;
-  cudnnConvolutionForward_t forward;
-  cuInit_t cu_init;
-  cuDeviceGet_t device_get;
-  cuDeviceGetName_t device_name;
-  cuDeviceGetAttribute_t device_attr;
-  cuDevicePrimaryCtxRetain_t ctx_retain;
-  cuDevicePrimaryCtxRelease_t ctx_release;
-  cuCtxSetCurrent_t ctx_set;
-  cuMemAlloc_t mem_alloc;
-  cuMemFree_t mem_free;
-  cuMemsetD8_t memset8;
-  cuMemcpyHtoD_t htod;
-  cuMemcpyDtoH_t dtoh;
-  cuStreamCreate_t stream_create;
-  cuStreamSynchronize_t stream_sync;
-  cuStreamDestroy_t stream_destroy;
-  cuEventCreate_t event_create;
-  cuEventRecord_t event_record;
-  cuEventSynchronize_t event_sync;
-  cuEventElapsedTime_t elapsed;
-  cuEventDestroy_t event_destroy;
-};
-
 void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" << std::flush; }
-
-struct Buffers {
-  const Api& api;
-  std::vector<CUdeviceptr> ptrs;
-  ~Buffers() {
-    for (auto p : ptrs) api.mem_free(p);
-  }
-  std::optional<CUdeviceptr> alloc(std::size_t bytes, int& result) {
-    CUdeviceptr p = 0;
-    result = api.mem_alloc(&p, std::max<std::size_t>(bytes, 256));
-    if (result != 0) return std::nullopt;
-    ptrs.push_back(p);
-    return p;
-  }
-};
 
 // One convolution set up and run; returns a status and fills the result.
 LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const ConvShape& s, bool fp16, const WorkloadRequest& req,
@@ -302,7 +243,61 @@ nlohmann::json layer_json(const LayerResult& r) {
           {"pct_of_peak", r.pct_of_peak ? nlohmann::json(*r.pct_of_peak) : nlohmann::json(nullptr)}, {"status", r.status}, {"error", r.error}};
 }
 
+nlohmann::json fused_layer_json(const FusedLayerResult& r) {
+  return {{"layer", r.layer},
+          {"fused_ms", r.fused_ms},
+          {"fused_min_ms", r.fused_min_ms},
+          {"unfused_ms", r.unfused_ms},
+          {"unfused_min_ms", r.unfused_min_ms},
+          {"fused_tflops", r.fused_tflops},
+          {"speedup", r.speedup},
+          {"workspace_mib", r.workspace_mib},
+          {"engine_config", r.engine_config},
+          {"configs_tried", r.configs_tried},
+          {"status", r.status},
+          {"error", r.error}};
+}
+
+FusedLayerResult fused_layer_from(const nlohmann::json& l) {
+  FusedLayerResult r;
+  r.layer = l.value("layer", "");
+  r.fused_ms = l.value("fused_ms", 0.0);
+  r.fused_min_ms = l.value("fused_min_ms", 0.0);
+  r.unfused_ms = l.value("unfused_ms", 0.0);
+  r.unfused_min_ms = l.value("unfused_min_ms", 0.0);
+  r.fused_tflops = l.value("fused_tflops", 0.0);
+  r.speedup = l.value("speedup", 0.0);
+  r.workspace_mib = l.value("workspace_mib", 0.0);
+  r.engine_config = l.value("engine_config", -1);
+  r.configs_tried = l.value("configs_tried", 0);
+  r.status = l.value("status", 0);
+  r.error = l.value("error", "");
+  return r;
+}
+
 } // namespace
+
+nlohmann::json fused_json(const FusedResult& f) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : f.layers) layers.push_back(fused_layer_json(l));
+  return {{"correctness", {{"ok", f.correctness_ok}, {"max_error", f.correctness_max_error}, {"error", f.correctness_error}}},
+          {"layers", layers},
+          {"error", f.error}};
+}
+
+FusedResult fused_from_json(const nlohmann::json& j) {
+  FusedResult f;
+  f.attempted = true;
+  if (j.contains("correctness")) {
+    f.correctness_ok = j["correctness"].value("ok", false);
+    f.correctness_max_error = j["correctness"].value("max_error", 0.0);
+    f.correctness_error = j["correctness"].value("error", "");
+  }
+  if (j.contains("layers"))
+    for (const auto& l : j["layers"]) f.layers.push_back(fused_layer_from(l));
+  f.error = j.value("error", "");
+  return f;
+}
 
 int run_workload_child(const WorkloadRequest& req, std::ostream& out) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -313,47 +308,7 @@ int run_workload_child(const WorkloadRequest& req, std::ostream& out) {
     return 0;
   }
   std::vector<std::string> missing;
-  Api a{};
-  void* c = *cudnn;
-  void* d = *driver;
-  a.create = need<cudnnCreate_t>(c, "cudnnCreate", missing);
-  a.destroy = need<cudnnDestroy_t>(c, "cudnnDestroy", missing);
-  a.set_stream = need<cudnnSetStream_t>(c, "cudnnSetStream", missing);
-  a.create_tensor = need<cudnnCreateTensorDescriptor_t>(c, "cudnnCreateTensorDescriptor", missing);
-  a.destroy_tensor = need<cudnnDestroyTensorDescriptor_t>(c, "cudnnDestroyTensorDescriptor", missing);
-  a.set_tensor = need<cudnnSetTensor4dDescriptor_t>(c, "cudnnSetTensor4dDescriptor", missing);
-  a.create_filter = need<cudnnCreateFilterDescriptor_t>(c, "cudnnCreateFilterDescriptor", missing);
-  a.destroy_filter = need<cudnnDestroyFilterDescriptor_t>(c, "cudnnDestroyFilterDescriptor", missing);
-  a.set_filter = need<cudnnSetFilter4dDescriptor_t>(c, "cudnnSetFilter4dDescriptor", missing);
-  a.create_conv = need<cudnnCreateConvolutionDescriptor_t>(c, "cudnnCreateConvolutionDescriptor", missing);
-  a.destroy_conv = need<cudnnDestroyConvolutionDescriptor_t>(c, "cudnnDestroyConvolutionDescriptor", missing);
-  a.set_conv = need<cudnnSetConvolution2dDescriptor_t>(c, "cudnnSetConvolution2dDescriptor", missing);
-  a.set_math = need<cudnnSetConvolutionMathType_t>(c, "cudnnSetConvolutionMathType", missing);
-  a.output_dim = need<cudnnGetConvolution2dForwardOutputDim_t>(c, "cudnnGetConvolution2dForwardOutputDim", missing);
-  a.get_algo = need<cudnnGetConvolutionForwardAlgorithm_v7_t>(c, "cudnnGetConvolutionForwardAlgorithm_v7", missing);
-  a.find_algo = reinterpret_cast<cudnnFindConvolutionForwardAlgorithmEx_t>(platform::find_symbol(c, "cudnnFindConvolutionForwardAlgorithmEx"));
-  a.forward = need<cudnnConvolutionForward_t>(c, "cudnnConvolutionForward", missing);
-  a.cu_init = need<cuInit_t>(d, "cuInit", missing);
-  a.device_get = need<cuDeviceGet_t>(d, "cuDeviceGet", missing);
-  a.device_name = need<cuDeviceGetName_t>(d, "cuDeviceGetName", missing);
-  a.device_attr = need<cuDeviceGetAttribute_t>(d, "cuDeviceGetAttribute", missing);
-  a.ctx_retain = need<cuDevicePrimaryCtxRetain_t>(d, "cuDevicePrimaryCtxRetain", missing);
-  a.ctx_release = need<cuDevicePrimaryCtxRelease_t>(d, "cuDevicePrimaryCtxRelease_v2", missing);
-  a.ctx_set = need<cuCtxSetCurrent_t>(d, "cuCtxSetCurrent", missing);
-  a.mem_alloc = need<cuMemAlloc_t>(d, "cuMemAlloc_v2", missing);
-  a.mem_free = need<cuMemFree_t>(d, "cuMemFree_v2", missing);
-  a.memset8 = need<cuMemsetD8_t>(d, "cuMemsetD8_v2", missing);
-  a.htod = need<cuMemcpyHtoD_t>(d, "cuMemcpyHtoD_v2", missing);
-  a.dtoh = need<cuMemcpyDtoH_t>(d, "cuMemcpyDtoH_v2", missing);
-  a.stream_create = need<cuStreamCreate_t>(d, "cuStreamCreate", missing);
-  a.stream_sync = need<cuStreamSynchronize_t>(d, "cuStreamSynchronize", missing);
-  a.stream_destroy = need<cuStreamDestroy_t>(d, "cuStreamDestroy_v2", missing);
-  a.event_create = need<cuEventCreate_t>(d, "cuEventCreate", missing);
-  a.event_record = need<cuEventRecord_t>(d, "cuEventRecord", missing);
-  a.event_sync = need<cuEventSynchronize_t>(d, "cuEventSynchronize", missing);
-  a.elapsed = reinterpret_cast<cuEventElapsedTime_t>(platform::find_symbol(d, "cuEventElapsedTime_v2"));
-  if (!a.elapsed) a.elapsed = need<cuEventElapsedTime_t>(d, "cuEventElapsedTime", missing);
-  a.event_destroy = need<cuEventDestroy_t>(d, "cuEventDestroy_v2", missing);
+  Api a = load_api(*cudnn, *driver, missing);
   if (!missing.empty()) {
     emit(out, {{"step", "error"}, {"error", fmt::format("missing symbols: {}", fmt::format("{}", fmt::join(missing, ", ")))}});
     return 0;
@@ -400,6 +355,19 @@ int run_workload_child(const WorkloadRequest& req, std::ostream& out) {
 
   for (const auto& shape : resnet50_layers(req.quick))
     for (bool fp16 : {true, false}) emit(out, {{"step", "layer"}, {"result", layer_json(run_layer(a, h, stream, shape, fp16, req, peak))}});
+  if (req.fused) {
+    // the stem (3 input channels) is left out: fp16 NHWC engines need channels in multiples of 8
+    std::vector<ConvShape> fusable;
+    for (const auto& shape : resnet50_layers(req.quick))
+      if (shape.c % 8 == 0 && shape.k % 8 == 0) fusable.push_back(shape);
+    FusedRun run;
+    run.warmups = req.warmups;
+    run.timed_calls = req.timed_calls;
+    run.repeats = req.repeats;
+    run.max_configs = req.quick ? 1 : 4;
+    const auto fused = run_fused_set(a, h, stream, fusable, req.major, run);
+    emit(out, {{"step", "fused"}, {"result", fused_json(fused)}});
+  }
   a.stream_destroy(stream);
   a.destroy(h);
   a.ctx_release(dev);
@@ -412,6 +380,7 @@ Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadR
   std::vector<std::string> argv{self_exe, "__workload", "--cudnn-library", req.cudnn_library, "--major", std::to_string(req.major),
                                 "--driver-library", req.driver_library};
   if (!req.quick) argv.push_back("--full");
+  if (req.fused) argv.push_back("--fused");
   auto child = platform::run_child(argv, {}, timeout_ms);
   if (!child) return Unexpected<Error>(child.error());
   WorkloadResult r;
@@ -443,6 +412,8 @@ Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadR
       lr.status = l.value("status", 0);
       lr.error = l.value("error", "");
       r.layers.push_back(std::move(lr));
+    } else if (step == "fused") {
+      r.fused = fused_from_json(j["result"]);
     } else if (step == "done") {
       r.completed = true;
       r.wall_ms = j.value("wall_ms", 0.0);

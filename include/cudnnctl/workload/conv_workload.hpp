@@ -2,10 +2,13 @@
 // The timed GPU convolution: the ResNet-50 layer set (cudnn-runtime.md section 5) in fp16 NHWC with
 // tensor cores and fp32 NCHW with FMA math, through the driver API and cuDNN loaded at run time. Runs
 // in the doctor's child process (a crash or hang cannot take cudnnctl down) and prints JSON lines.
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/error.hpp"
 
@@ -44,6 +47,29 @@ struct LayerResult {
   std::string error;       // decoded, with the likely cause
 };
 
+/// One layer of the fused conv+bias+ReLU comparison (workload/fused_conv.hpp).
+struct FusedLayerResult {
+  std::string layer;
+  double fused_ms = 0, fused_min_ms = 0;
+  double unfused_ms = 0, unfused_min_ms = 0;
+  double fused_tflops = 0;  // the convolution's FLOPs over the fused time
+  double speedup = 0;       // unfused time / fused time
+  double workspace_mib = 0;
+  int engine_config = -1;   // which of the heuristics' engine configs ran (0 = its first choice)
+  int configs_tried = 0;
+  int status = 0;
+  std::string error;        // decoded, with the step that failed
+};
+
+struct FusedResult {
+  bool attempted = false;
+  bool correctness_ok = false;
+  double correctness_max_error = 0;
+  std::string correctness_error;
+  std::vector<FusedLayerResult> layers;
+  std::string error;  // a failure before any layer ran (no graph API)
+};
+
 struct WorkloadResult {
   std::string device;
   int cc_major = 0, cc_minor = 0;
@@ -52,6 +78,7 @@ struct WorkloadResult {
   double correctness_max_error = 0;
   std::vector<LayerResult> layers;
   std::string error;        // a failure before any layer ran
+  FusedResult fused;         // with WorkloadRequest::fused
   double wall_ms = 0;
   bool completed = false;
 };
@@ -61,6 +88,7 @@ struct WorkloadRequest {
   unsigned major = 9;
   std::string driver_library = "libcuda.so.1";
   bool quick = true;
+  bool fused = false;  // also the fused conv+bias+ReLU through the graph API, beside the unfused sequence
   int warmups = 3;
   int timed_calls = 20;
   int repeats = 3;
@@ -68,6 +96,10 @@ struct WorkloadRequest {
 
 int run_workload_child(const WorkloadRequest& request, std::ostream& out);
 Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadRequest& request, int timeout_ms);
+
+/// The fused comparison as the child prints it and the parent reads it back.
+nlohmann::json fused_json(const FusedResult& f);
+FusedResult fused_from_json(const nlohmann::json& j);
 
 /// What a cuDNN failure during the workload most likely means.
 std::string workload_failure_cause(int status, unsigned major);
