@@ -101,11 +101,15 @@ def render(case, env):
     png = os.path.join(OUT, f"doctor-{case}.png")
     args = [CUDNNCTL, "doctor", "--cuda-path", TOOLKIT, "--driver-library", "libcudnnctl-no-such-driver.so.1"]
     report = json.loads(subprocess.run(args + ["--json", "--html", page], capture_output=True, text=True, env=env).stdout)
+    profile = tempfile.mkdtemp(prefix="chromium-")  # Chromium's own profile, removed after the two renders
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-extensions",
-             f"--user-data-dir={tempfile.mkdtemp(prefix='chromium-')}"]
-    dom_text = subprocess.run([chromium, *flags, "--dump-dom", "file://" + page], capture_output=True, text=True, timeout=120).stdout
-    subprocess.run([chromium, *flags, "--window-size=1240,1700", f"--screenshot={png}", "file://" + page],
-                   capture_output=True, text=True, timeout=120)
+             f"--user-data-dir={profile}"]
+    try:
+        dom_text = subprocess.run([chromium, *flags, "--dump-dom", "file://" + page], capture_output=True, text=True, timeout=120).stdout
+        subprocess.run([chromium, *flags, "--window-size=1240,1700", f"--screenshot={png}", "file://" + page],
+                       capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
     dom = Dom()
     dom.feed(dom_text)
     return report, dom, png
