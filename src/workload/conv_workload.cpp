@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <ostream>
 #include <sstream>
 
@@ -82,10 +83,14 @@ namespace {
 
 void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" << std::flush; }
 
-// One convolution set up and run; returns a status and fills the result.
+// What runs after each convolution on its output (y's descriptor and buffer): the unfused bias + ReLU.
+using Epilogue = std::function<int(cudnnTensorDescriptor_t, CUdeviceptr)>;
+
+// One convolution set up and run (then `epilogue`, if any, after every forward call); fills the result.
 LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const ConvShape& s, bool fp16, const WorkloadRequest& req,
                       const std::optional<DevicePeak>& peak, std::vector<float>* y_out = nullptr,
-                      const std::vector<float>* x_in = nullptr, const std::vector<float>* w_in = nullptr) {
+                      const std::vector<float>* x_in = nullptr, const std::vector<float>* w_in = nullptr,
+                      const Epilogue* epilogue = nullptr) {
   LayerResult r;
   r.layer = s.name;
   r.precision = fp16 ? "fp16 NHWC" : "fp32 NCHW";
@@ -143,8 +148,8 @@ LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const Co
     api.htod(*x, x_in->data(), xbytes);
     api.htod(*w, w_in->data(), wbytes);
   } else {
-    api.memset8(*x, 0, xbytes);
-    api.memset8(*w, 0, wbytes);
+    upload_pattern(api, *x, xbytes / elem, fp16, 1);
+    upload_pattern(api, *w, wbytes / elem, fp16, 2);
   }
   cudnnConvolutionFwdAlgoPerf_t perf[8]{};
   int returned = 0;
@@ -194,8 +199,10 @@ LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const Co
   }
   const float alpha = 1.f, beta = 0.f;
   auto forward = [&] {
-    return api.forward(h, &alpha, xd, reinterpret_cast<const void*>(*x), wd, reinterpret_cast<const void*>(*w), cd, chosen->algo,
-                       ws ? reinterpret_cast<void*>(*ws) : nullptr, chosen->memory, &beta, yd, reinterpret_cast<void*>(*y));
+    const int status = api.forward(h, &alpha, xd, reinterpret_cast<const void*>(*x), wd, reinterpret_cast<const void*>(*w), cd,
+                                   chosen->algo, ws ? reinterpret_cast<void*>(*ws) : nullptr, chosen->memory, &beta, yd,
+                                   reinterpret_cast<void*>(*y));
+    return status == 0 && epilogue ? (*epilogue)(yd, *y) : status;
   };
   for (int i = 0; i < req.warmups; ++i)
     if ((st = forward()) != 0) {
@@ -208,33 +215,54 @@ LayerResult run_layer(const Api& api, cudnnHandle_t h, CUstream stream, const Co
     api.dtoh(y_out->data(), *y, ybytes);
     return r;
   }
-  CUevent e0 = nullptr, e1 = nullptr;
-  api.event_create(&e0, 0);
-  api.event_create(&e1, 0);
-  std::vector<double> per_call;
-  for (int rep = 0; rep < req.repeats; ++rep) {
-    api.event_record(e0, stream);
-    for (int i = 0; i < req.timed_calls; ++i)
-      if ((st = forward()) != 0) break;
-    api.event_record(e1, stream);
-    api.event_sync(e1);
-    if (st != 0) break;
-    float ms = 0;
-    api.elapsed(&ms, e0, e1);
-    per_call.push_back(static_cast<double>(ms) / req.timed_calls);
-  }
-  api.event_destroy(e0);
-  api.event_destroy(e1);
-  if (st != 0) {
+  const auto t = time_per_call(api, stream, req.repeats, req.timed_calls, forward, st);
+  if (!t) {
     fail_with(st, "running the convolution");
     return r;
   }
-  std::sort(per_call.begin(), per_call.end());
-  r.median_ms = per_call[per_call.size() / 2];
-  r.min_ms = per_call.front();
+  r.median_ms = t->median_ms;
+  r.min_ms = t->min_ms;
   r.tflops = r.median_ms > 0 ? s.flops() / (r.median_ms / 1e3) / 1e12 : 0;
   if (peak) r.pct_of_peak = 100.0 * r.tflops / (fp16 ? peak->fp16_dense_tflops : peak->fp32_tflops);
   return r;
+}
+
+// The unfused conv + bias + ReLU that the fused graph replaces: the fp16 NHWC convolution of run_layer
+// (the same algorithm choice), then cudnnAddTensor and cudnnActivationForward in place on its output.
+LayerResult run_unfused(const Api& api, cudnnHandle_t h, CUstream stream, const ConvShape& s, const WorkloadRequest& req) {
+  LayerResult r;
+  r.layer = s.name;
+  cudnnTensorDescriptor_t bd = nullptr;
+  cudnnActivationDescriptor_t ad = nullptr;
+  api.create_tensor(&bd);
+  api.create_act(&ad);
+  struct Cleanup {
+    const Api& a;
+    cudnnTensorDescriptor_t b;
+    cudnnActivationDescriptor_t act;
+    ~Cleanup() {
+      a.destroy_tensor(b);
+      a.destroy_act(act);
+    }
+  } cleanup{api, bd, ad};
+  int st = api.set_tensor(bd, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, 1, s.k, 1, 1);
+  if (st == 0) st = api.set_act(ad, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0);
+  Buffers buf{api, {}};
+  int cu = 0;
+  const auto bias = st == 0 ? buf.alloc(static_cast<std::size_t>(s.k) * 2, cu) : std::nullopt;
+  if (!bias) {
+    r.status = st ? st : -1;
+    r.error = st ? "setting up bias and ReLU: " + workload_failure_cause(st, req.major) : "allocating the bias failed: " + cu_result_name(cu);
+    return r;
+  }
+  upload_pattern(api, *bias, static_cast<std::size_t>(s.k), true, 3);
+  const float one = 1.f, zero = 0.f;
+  const Epilogue bias_relu = [&](cudnnTensorDescriptor_t yd, CUdeviceptr y) {
+    int status = api.add_tensor(h, &one, bd, reinterpret_cast<const void*>(*bias), &one, yd, reinterpret_cast<void*>(y));
+    if (status == 0) status = api.act_forward(h, ad, &one, yd, reinterpret_cast<const void*>(y), &zero, yd, reinterpret_cast<void*>(y));
+    return status;
+  };
+  return run_layer(api, h, stream, s, true, req, std::nullopt, nullptr, nullptr, nullptr, &bias_relu);
 }
 
 nlohmann::json layer_json(const LayerResult& r) {
@@ -243,45 +271,14 @@ nlohmann::json layer_json(const LayerResult& r) {
           {"pct_of_peak", r.pct_of_peak ? nlohmann::json(*r.pct_of_peak) : nlohmann::json(nullptr)}, {"status", r.status}, {"error", r.error}};
 }
 
-nlohmann::json fused_layer_json(const FusedLayerResult& r) {
-  return {{"layer", r.layer},
-          {"fused_ms", r.fused_ms},
-          {"fused_min_ms", r.fused_min_ms},
-          {"unfused_ms", r.unfused_ms},
-          {"unfused_min_ms", r.unfused_min_ms},
-          {"fused_tflops", r.fused_tflops},
-          {"speedup", r.speedup},
-          {"workspace_mib", r.workspace_mib},
-          {"engine_config", r.engine_config},
-          {"configs_tried", r.configs_tried},
-          {"status", r.status},
-          {"error", r.error}};
-}
-
-FusedLayerResult fused_layer_from(const nlohmann::json& l) {
-  FusedLayerResult r;
-  r.layer = l.value("layer", "");
-  r.fused_ms = l.value("fused_ms", 0.0);
-  r.fused_min_ms = l.value("fused_min_ms", 0.0);
-  r.unfused_ms = l.value("unfused_ms", 0.0);
-  r.unfused_min_ms = l.value("unfused_min_ms", 0.0);
-  r.fused_tflops = l.value("fused_tflops", 0.0);
-  r.speedup = l.value("speedup", 0.0);
-  r.workspace_mib = l.value("workspace_mib", 0.0);
-  r.engine_config = l.value("engine_config", -1);
-  r.configs_tried = l.value("configs_tried", 0);
-  r.status = l.value("status", 0);
-  r.error = l.value("error", "");
-  return r;
-}
-
 } // namespace
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FusedLayerResult, layer, fused_ms, fused_min_ms, unfused_ms, unfused_min_ms, fused_tflops,
+                                                speedup, workspace_mib, engine_config, configs_tried, status, error)
+
 nlohmann::json fused_json(const FusedResult& f) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const auto& l : f.layers) layers.push_back(fused_layer_json(l));
   return {{"correctness", {{"ok", f.correctness_ok}, {"max_error", f.correctness_max_error}, {"error", f.correctness_error}}},
-          {"layers", layers},
+          {"layers", f.layers},
           {"error", f.error}};
 }
 
@@ -293,8 +290,7 @@ FusedResult fused_from_json(const nlohmann::json& j) {
     f.correctness_max_error = j["correctness"].value("max_error", 0.0);
     f.correctness_error = j["correctness"].value("error", "");
   }
-  if (j.contains("layers"))
-    for (const auto& l : j["layers"]) f.layers.push_back(fused_layer_from(l));
+  if (j.contains("layers")) f.layers = j["layers"].get<std::vector<FusedLayerResult>>();
   f.error = j.value("error", "");
   return f;
 }
@@ -365,7 +361,20 @@ int run_workload_child(const WorkloadRequest& req, std::ostream& out) {
     run.timed_calls = req.timed_calls;
     run.repeats = req.repeats;
     run.max_configs = req.quick ? 1 : 4;
-    const auto fused = run_fused_set(a, h, stream, fusable, req.major, run);
+    auto fused = run_fused_set(a, h, stream, fusable, req.major, run);
+    for (std::size_t i = 0; i < fused.layers.size() && i < fusable.size(); ++i) {
+      auto& f = fused.layers[i];
+      if (f.status != 0) continue;
+      const auto unfused = run_unfused(a, h, stream, fusable[i], req);
+      if (!unfused.error.empty()) {
+        f.status = unfused.status;
+        f.error = "the unfused sequence: " + unfused.error;
+        continue;
+      }
+      f.unfused_ms = unfused.median_ms;
+      f.unfused_min_ms = unfused.min_ms;
+      if (f.fused_ms > 0) f.speedup = f.unfused_ms / f.fused_ms;
+    }
     emit(out, {{"step", "fused"}, {"result", fused_json(fused)}});
   }
   a.stream_destroy(stream);

@@ -13,8 +13,7 @@ namespace cudnnctl {
 
 using namespace abi;
 
-std::vector<std::int64_t> nhwc_strides(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
-  (void)n;
+std::vector<std::int64_t> nhwc_strides(std::int64_t c, std::int64_t h, std::int64_t w) {
   return {c * h * w, 1, w * c, c};
 }
 
@@ -86,7 +85,7 @@ public:
   cudnnBackendDescriptor_t tensor(std::int64_t uid, std::vector<std::int64_t> dims, int dtype, bool is_virtual) {
     const char* step = "describing the tensors";
     auto t = make(CUDNN_BACKEND_TENSOR_DESCRIPTOR, step);
-    const auto strides = nhwc_strides(dims[0], dims[1], dims[2], dims[3]);
+    const auto strides = nhwc_strides(dims[1], dims[2], dims[3]);
     set_int(t, CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, dtype, step);
     set_i64(t, CUDNN_ATTR_TENSOR_DIMENSIONS, dims, step);
     set_i64(t, CUDNN_ATTR_TENSOR_STRIDES, strides, step);
@@ -236,145 +235,19 @@ std::vector<Plan> make_plans(Backend& b, const Api& api, cudnnHandle_t handle, c
   return plans;
 }
 
-std::vector<std::uint16_t> to_half_nhwc(const std::vector<float>& nchw, int n, int c, int h, int w) {
-  std::vector<std::uint16_t> out(nchw.size());
+// between NCHW and NHWC order, converting each element on the way
+template <class To, class From, class Convert>
+std::vector<To> relayout(const std::vector<From>& in, int n, int c, int h, int w, bool to_nhwc, Convert convert) {
+  std::vector<To> out(in.size());
   for (int a = 0; a < n; ++a)
     for (int ch = 0; ch < c; ++ch)
       for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          out[((static_cast<std::size_t>(a) * h + y) * w + x) * c + ch] =
-              float_to_half(nchw[((static_cast<std::size_t>(a) * c + ch) * h + y) * w + x]);
-  return out;
-}
-
-std::vector<float> from_half_nhwc(const std::vector<std::uint16_t>& nhwc, int n, int c, int h, int w) {
-  std::vector<float> out(nhwc.size());
-  for (int a = 0; a < n; ++a)
-    for (int ch = 0; ch < c; ++ch)
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-          out[((static_cast<std::size_t>(a) * c + ch) * h + y) * w + x] =
-              half_to_float(nhwc[((static_cast<std::size_t>(a) * h + y) * w + x) * c + ch]);
-  return out;
-}
-
-// pseudo-random fp16 values in [-1, 1): timing on zeros would flatter the GPU (less switching power)
-void upload_pattern(const Api& api, CUdeviceptr dst, std::size_t elements, std::uint32_t seed) {
-  std::vector<std::uint16_t> host(elements);
-  std::uint32_t state = seed * 2654435761u + 1;
-  for (auto& v : host) {
-    state = state * 1664525u + 1013904223u;
-    v = float_to_half(static_cast<float>(static_cast<int>(state >> 16) - 32768) / 32768.f);
-  }
-  api.htod(dst, host.data(), host.size() * 2);
-}
-
-// times `call` (already warmed up): median and min per call over the repeats, in ms
-template <class F> std::optional<std::pair<double, double>> time_calls(const Api& api, CUstream stream, const FusedRun& run, F call, int& st) {
-  CUevent e0 = nullptr, e1 = nullptr;
-  api.event_create(&e0, 0);
-  api.event_create(&e1, 0);
-  std::vector<double> per_call;
-  for (int rep = 0; rep < run.repeats && st == 0; ++rep) {
-    api.event_record(e0, stream);
-    for (int i = 0; i < run.timed_calls && st == 0; ++i) st = call();
-    api.event_record(e1, stream);
-    api.event_sync(e1);
-    float ms = 0;
-    api.elapsed(&ms, e0, e1);
-    per_call.push_back(static_cast<double>(ms) / run.timed_calls);
-  }
-  api.event_destroy(e0);
-  api.event_destroy(e1);
-  if (st != 0 || per_call.empty()) return std::nullopt;
-  std::sort(per_call.begin(), per_call.end());
-  return std::pair{per_call[per_call.size() / 2], per_call.front()};
-}
-
-// the unfused sequence on the same buffers: the legacy convolution (the algorithm cuDNN's heuristics
-// or, in benchmark mode, its own timing picks), then bias and ReLU as two more kernels
-void time_unfused(const Api& api, cudnnHandle_t h, CUstream stream, const ConvShape& s, unsigned major, const FusedRun& run, Buffers& buf,
-                  CUdeviceptr x, CUdeviceptr w, CUdeviceptr b, CUdeviceptr y, FusedLayerResult& r) {
-  cudnnTensorDescriptor_t xd = nullptr, yd = nullptr, bd = nullptr;
-  cudnnFilterDescriptor_t wd = nullptr;
-  cudnnConvolutionDescriptor_t cd = nullptr;
-  cudnnActivationDescriptor_t ad = nullptr;
-  api.create_tensor(&xd);
-  api.create_tensor(&yd);
-  api.create_tensor(&bd);
-  api.create_filter(&wd);
-  api.create_conv(&cd);
-  api.create_act(&ad);
-  struct Cleanup {
-    const Api& a;
-    cudnnTensorDescriptor_t x, y, b;
-    cudnnFilterDescriptor_t w;
-    cudnnConvolutionDescriptor_t c;
-    cudnnActivationDescriptor_t act;
-    ~Cleanup() {
-      a.destroy_tensor(x);
-      a.destroy_tensor(y);
-      a.destroy_tensor(b);
-      a.destroy_filter(w);
-      a.destroy_conv(c);
-      a.destroy_act(act);
-    }
-  } cleanup{api, xd, yd, bd, wd, cd, ad};
-  auto failed = [&](int status, const char* step) {
-    r.status = status;
-    r.error = fmt::format("unfused sequence: {}", graph_failure_cause(status, major, step));
-  };
-  int st = api.set_tensor(xd, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, s.n, s.c, s.h, s.w);
-  if (st == 0) st = api.set_filter(wd, CUDNN_DATA_HALF, CUDNN_TENSOR_NHWC, s.k, s.c, s.r, s.s);
-  if (st == 0) st = api.set_tensor(yd, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, s.n, s.k, s.p(), s.q());
-  if (st == 0) st = api.set_tensor(bd, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, 1, s.k, 1, 1);
-  if (st == 0) st = api.set_conv(cd, s.pad, s.pad, s.stride, s.stride, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
-  if (st == 0) st = api.set_math(cd, CUDNN_TENSOR_OP_MATH);
-  if (st == 0) st = api.set_act(ad, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0);
-  if (st != 0) return failed(st, "setting up the descriptors");
-  cudnnConvolutionFwdAlgoPerf_t perf[8]{};
-  int returned = 0;
-  st = api.get_algo(h, xd, wd, cd, yd, 8, &returned, perf);
-  if (st != 0 || returned == 0) return failed(st, "choosing an algorithm");
-  constexpr std::size_t ws_cap = 256u << 20;
-  std::optional<cudnnConvolutionFwdAlgoPerf_t> chosen;
-  for (int i = 0; i < returned && !chosen; ++i)
-    if (perf[i].status == 0 && perf[i].memory <= ws_cap) chosen = perf[i];
-  int cu = 0;
-  std::optional<CUdeviceptr> ws;
-  if (run.max_configs > 1 && api.find_algo && (ws = buf.alloc(ws_cap, cu))) {
-    cudnnConvolutionFwdAlgoPerf_t found[8]{};
-    int nfound = 0;
-    if (api.find_algo(h, xd, reinterpret_cast<const void*>(x), wd, reinterpret_cast<const void*>(w), cd, yd, reinterpret_cast<void*>(y), 8,
-                      &nfound, found, reinterpret_cast<void*>(*ws), ws_cap) == 0)
-      for (int i = 0; i < nfound; ++i)
-        if (found[i].status == 0) {
-          chosen = found[i];
-          break;
+        for (int x = 0; x < w; ++x) {
+          const std::size_t nchw = ((static_cast<std::size_t>(a) * c + ch) * h + y) * w + x;
+          const std::size_t nhwc = ((static_cast<std::size_t>(a) * h + y) * w + x) * c + ch;
+          out[to_nhwc ? nhwc : nchw] = convert(in[to_nhwc ? nchw : nhwc]);
         }
-  }
-  if (!chosen) return failed(perf[0].status, "choosing an algorithm");
-  api.set_math(cd, chosen->mathType);
-  if (!ws && chosen->memory > 0 && !(ws = buf.alloc(chosen->memory, cu))) {
-    r.status = -1;
-    r.error = "unfused sequence: allocating its workspace failed: " + cu_result_name(cu);
-    return;
-  }
-  const float one = 1.f, zero = 0.f;
-  auto sequence = [&] {
-    int s1 = api.forward(h, &one, xd, reinterpret_cast<const void*>(x), wd, reinterpret_cast<const void*>(w), cd, chosen->algo,
-                         ws ? reinterpret_cast<void*>(*ws) : nullptr, chosen->memory, &zero, yd, reinterpret_cast<void*>(y));
-    if (s1 == 0) s1 = api.add_tensor(h, &one, bd, reinterpret_cast<const void*>(b), &one, yd, reinterpret_cast<void*>(y));
-    if (s1 == 0) s1 = api.act_forward(h, ad, &one, yd, reinterpret_cast<const void*>(y), &zero, yd, reinterpret_cast<void*>(y));
-    return s1;
-  };
-  for (int i = 0; i < run.warmups && st == 0; ++i) st = sequence();
-  api.stream_sync(stream);
-  if (st != 0) return failed(st, "running the unfused sequence");
-  const auto t = time_calls(api, stream, run, sequence, st);
-  if (!t) return failed(st, "running the unfused sequence");
-  r.unfused_ms = t->first;
-  r.unfused_min_ms = t->second;
+  return out;
 }
 
 } // namespace
@@ -395,10 +268,7 @@ FusedLayerResult run_fused_layer(const Api& api, cudnnHandle_t handle, CUstream 
   auto plans = make_plans(b, api, handle, graph, y_out ? 1 : std::max(1, run.max_configs), r.configs_tried, last_failure);
   if (plans.empty()) {
     r.status = last_failure.first ? last_failure.first : b.status();
-    r.error = last_failure.first ? last_failure.second
-              : b.ok()           ? "the heuristics proposed no engine config for this graph"
-                                 : b.error();
-    if (r.error.empty()) r.error = graph_failure_cause(r.status, major, "planning");
+    r.error = last_failure.first ? last_failure.second : b.ok() ? "the heuristics proposed no engine config for this graph" : b.error();
     return r;
   }
 
@@ -419,17 +289,17 @@ FusedLayerResult run_fused_layer(const Api& api, cudnnHandle_t handle, CUstream 
     return r;
   }
   if (x_in && w_in && b_in) {
-    const auto hx = to_half_nhwc(*x_in, s.n, s.c, s.h, s.w);
-    const auto hw = to_half_nhwc(*w_in, s.k, s.c, s.r, s.s);
+    const auto hx = relayout<std::uint16_t>(*x_in, s.n, s.c, s.h, s.w, true, float_to_half);
+    const auto hw = relayout<std::uint16_t>(*w_in, s.k, s.c, s.r, s.s, true, float_to_half);
     std::vector<std::uint16_t> hb;
     for (float v : *b_in) hb.push_back(float_to_half(v));
     api.htod(*x, hx.data(), hx.size() * 2);
     api.htod(*w, hw.data(), hw.size() * 2);
     api.htod(*bias, hb.data(), hb.size() * 2);
   } else {
-    upload_pattern(api, *x, xn, 1);
-    upload_pattern(api, *w, wn, 2);
-    upload_pattern(api, *bias, bn, 3);
+    upload_pattern(api, *x, xn, true, 1);
+    upload_pattern(api, *w, wn, true, 2);
+    upload_pattern(api, *bias, bn, true, 3);
   }
 
   const char* step = "binding the buffers (variant pack)";
@@ -462,19 +332,15 @@ FusedLayerResult run_fused_layer(const Api& api, cudnnHandle_t handle, CUstream 
       st = 0;
       continue;
     }
-    if (y_out) {
+    if (y_out || plans.size() == 1) {
       best = p;
       break;
     }
-    if (plans.size() == 1) {
+    const auto t = time_per_call(api, stream, 1, std::max(1, run.timed_calls / 4), execute, st);
+    if (t && (!best || t->median_ms < best_ms)) {
       best = p;
-      break;
+      best_ms = t->median_ms;
     }
-    FusedRun trial = run;
-    trial.repeats = 1;
-    trial.timed_calls = std::max(1, run.timed_calls / 4);
-    const auto t = time_calls(api, stream, trial, execute, st);
-    if (t && (!best || t->first < best_ms)) best = p, best_ms = t->first;
     st = 0;
   }
   if (!best) {
@@ -488,22 +354,20 @@ FusedLayerResult run_fused_layer(const Api& api, cudnnHandle_t handle, CUstream 
   if (y_out) {
     std::vector<std::uint16_t> hy(yn);
     api.dtoh(hy.data(), *y, yn * 2);
-    *y_out = from_half_nhwc(hy, s.n, s.k, s.p(), s.q());
+    *y_out = relayout<float>(hy, s.n, s.k, s.p(), s.q(), false, half_to_float);
     return r;
   }
   for (int i = 0; i < run.warmups && st == 0; ++i) st = execute();
   api.stream_sync(stream);
-  const auto t = st == 0 ? time_calls(api, stream, run, execute, st) : std::nullopt;
+  const auto t = st == 0 ? time_per_call(api, stream, run.repeats, run.timed_calls, execute, st) : std::nullopt;
   if (!t) {
     r.status = st;
     r.error = graph_failure_cause(st, major, "running the fused graph");
     return r;
   }
-  r.fused_ms = t->first;
-  r.fused_min_ms = t->second;
+  r.fused_ms = t->median_ms;
+  r.fused_min_ms = t->min_ms;
   r.fused_tflops = r.fused_ms > 0 ? s.flops() / (r.fused_ms / 1e3) / 1e12 : 0;
-  time_unfused(api, handle, stream, s, major, run, buf, *x, *w, *bias, *y, r);
-  if (r.unfused_ms > 0 && r.fused_ms > 0) r.speedup = r.unfused_ms / r.fused_ms;
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/workload/half.hpp"
 
 namespace cudnnctl {
 
@@ -35,7 +36,7 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   a.set_math = need<cudnnSetConvolutionMathType_t>(c, "cudnnSetConvolutionMathType", missing);
   a.output_dim = need<cudnnGetConvolution2dForwardOutputDim_t>(c, "cudnnGetConvolution2dForwardOutputDim", missing);
   a.get_algo = need<cudnnGetConvolutionForwardAlgorithm_v7_t>(c, "cudnnGetConvolutionForwardAlgorithm_v7", missing);
-  a.find_algo = reinterpret_cast<cudnnFindConvolutionForwardAlgorithmEx_t>(platform::find_symbol(c, "cudnnFindConvolutionForwardAlgorithmEx"));
+  a.find_algo = optional_symbol<cudnnFindConvolutionForwardAlgorithmEx_t>(c, "cudnnFindConvolutionForwardAlgorithmEx");
   a.forward = need<cudnnConvolutionForward_t>(c, "cudnnConvolutionForward", missing);
   a.cu_init = need<cuInit_t>(d, "cuInit", missing);
   a.device_get = need<cuDeviceGet_t>(d, "cuDeviceGet", missing);
@@ -46,7 +47,6 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   a.ctx_set = need<cuCtxSetCurrent_t>(d, "cuCtxSetCurrent", missing);
   a.mem_alloc = need<cuMemAlloc_t>(d, "cuMemAlloc_v2", missing);
   a.mem_free = need<cuMemFree_t>(d, "cuMemFree_v2", missing);
-  a.memset8 = need<cuMemsetD8_t>(d, "cuMemsetD8_v2", missing);
   a.htod = need<cuMemcpyHtoD_t>(d, "cuMemcpyHtoD_v2", missing);
   a.dtoh = need<cuMemcpyDtoH_t>(d, "cuMemcpyDtoH_v2", missing);
   a.stream_create = need<cuStreamCreate_t>(d, "cuStreamCreate", missing);
@@ -55,7 +55,7 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   a.event_create = need<cuEventCreate_t>(d, "cuEventCreate", missing);
   a.event_record = need<cuEventRecord_t>(d, "cuEventRecord", missing);
   a.event_sync = need<cuEventSynchronize_t>(d, "cuEventSynchronize", missing);
-  a.elapsed = reinterpret_cast<cuEventElapsedTime_t>(platform::find_symbol(d, "cuEventElapsedTime_v2"));
+  a.elapsed = optional_symbol<cuEventElapsedTime_t>(d, "cuEventElapsedTime_v2");
   if (!a.elapsed) a.elapsed = need<cuEventElapsedTime_t>(d, "cuEventElapsedTime", missing);
   a.event_destroy = need<cuEventDestroy_t>(d, "cuEventDestroy_v2", missing);
   a.add_tensor = need<cudnnAddTensor_t>(c, "cudnnAddTensor", missing);
@@ -71,6 +71,45 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   a.backend_execute = optional_symbol<cudnnBackendExecute_t>(c, "cudnnBackendExecute");
   a.last_error = optional_symbol<cudnnGetLastErrorString_t>(c, "cudnnGetLastErrorString");
   return a;
+}
+
+std::optional<CallTiming> time_per_call(const Api& api, CUstream stream, int repeats, int calls, const std::function<int()>& call,
+                                        int& status) {
+  CUevent e0 = nullptr, e1 = nullptr;
+  api.event_create(&e0, 0);
+  api.event_create(&e1, 0);
+  std::vector<double> per_call;
+  for (int rep = 0; rep < repeats && status == 0; ++rep) {
+    api.event_record(e0, stream);
+    for (int i = 0; i < calls && status == 0; ++i) status = call();
+    api.event_record(e1, stream);
+    api.event_sync(e1);
+    float ms = 0;
+    api.elapsed(&ms, e0, e1);
+    per_call.push_back(static_cast<double>(ms) / calls);
+  }
+  api.event_destroy(e0);
+  api.event_destroy(e1);
+  if (status != 0 || per_call.empty()) return std::nullopt;
+  std::sort(per_call.begin(), per_call.end());
+  return CallTiming{per_call[per_call.size() / 2], per_call.front()};
+}
+
+void upload_pattern(const Api& api, CUdeviceptr dst, std::size_t elements, bool fp16, std::uint32_t seed) {
+  std::uint32_t state = seed * 2654435761u + 1;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(static_cast<int>(state >> 16) - 32768) / 32768.f;
+  };
+  if (fp16) {
+    std::vector<std::uint16_t> host(elements);
+    for (auto& v : host) v = float_to_half(next());
+    api.htod(dst, host.data(), host.size() * sizeof(std::uint16_t));
+  } else {
+    std::vector<float> host(elements);
+    for (auto& v : host) v = next();
+    api.htod(dst, host.data(), host.size() * sizeof(float));
+  }
 }
 
 std::string last_error_text(const Api& api) {

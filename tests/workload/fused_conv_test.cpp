@@ -8,8 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../archive/test_archives.hpp"
-#include "../install/toolkit_trees.hpp"
+#include "fake_workload.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/workload/abi.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
@@ -20,15 +19,13 @@ using namespace cudnnctl;
 using namespace cudnnctl::testing;
 
 namespace {
-const fs::path fakes = CUDNNCTL_FAKES_DIR;
-
-WorkloadRequest fused_request() {
-  WorkloadRequest r;
-  r.cudnn_library = (fakes / "libcudnn.so.9").string();
-  r.driver_library = (fakes / "libcuda.so.1").string();
-  r.quick = true;
-  r.fused = true;
-  return r;
+// the workload with the fused comparison, the fake's behaviour set by FAKE_* variables for this run
+WorkloadResult run_fused_with(std::initializer_list<std::pair<const char*, const char*>> vars) {
+  ScopedEnv env;
+  for (const auto& [name, value] : vars) env.set(name, value);
+  auto r = run_workload(CUDNNCTL_BINARY, fake_request(true), 60000);
+  REQUIRE(r);
+  return *r;
 }
 
 std::vector<std::string> lines_of(const fs::path& p) {
@@ -62,7 +59,7 @@ TEST_CASE("fp16 conversion: exact values, rounding to nearest even, subnormals, 
 }
 
 TEST_CASE("NHWC strides and the CPU reference of conv + bias + ReLU", "[fused_conv]") {
-  CHECK(nhwc_strides(64, 256, 14, 14) == std::vector<std::int64_t>{256 * 14 * 14, 1, 14 * 256, 256});
+  CHECK(nhwc_strides(256, 14, 14) == std::vector<std::int64_t>{256 * 14 * 14, 1, 14 * 256, 256});
   const ConvShape s{"t", 1, 1, 3, 3, 2, 3, 3, 1, 1};
   const std::vector<float> x(9, 1.f);
   std::vector<float> w(18, 1.f);
@@ -77,18 +74,15 @@ TEST_CASE("NHWC strides and the CPU reference of conv + bias + ReLU", "[fused_co
 
 TEST_CASE("the fused graph is built, planned and run in cuDNN's order through the fake", "[fused_conv]") {
   TempDir tmp;
-  ScopedEnv env;
-  env.set("FAKE_BACKEND_LOG", (tmp.path() / "calls.log").string());
-  env.set("FAKE_EVENT_MS", "2.0");
-  const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-  REQUIRE(r);
-  INFO(r->error);
-  REQUIRE(r->fused.attempted);
-  CHECK(r->fused.error.empty());
-  CHECK(r->fused.correctness_ok);
-  CHECK(r->fused.correctness_max_error < 1e-3);
-  REQUIRE(r->fused.layers.size() == 4);  // the quick set
-  for (const auto& l : r->fused.layers) {
+  const auto log = (tmp.path() / "calls.log").string();
+  const auto r = run_fused_with({{"FAKE_BACKEND_LOG", log.c_str()}, {"FAKE_EVENT_MS", "2.0"}});
+  INFO(r.error);
+  REQUIRE(r.fused.attempted);
+  CHECK(r.fused.error.empty());
+  CHECK(r.fused.correctness_ok);
+  CHECK(r.fused.correctness_max_error < 1e-3);
+  REQUIRE(r.fused.layers.size() == 4);  // the quick set
+  for (const auto& l : r.fused.layers) {
     INFO(l.layer << ": " << l.error);
     CHECK(l.status == 0);
     CHECK(std::fabs(l.fused_ms - 0.1) < 1e-9);
@@ -97,7 +91,7 @@ TEST_CASE("the fused graph is built, planned and run in cuDNN's order through th
     CHECK(l.engine_config == 0);
     CHECK(std::fabs(l.workspace_mib - 4096.0 / 1048576.0) < 1e-12);
   }
-  CHECK(std::fabs(r->fused.layers[0].fused_tflops - resnet50_layers(true)[0].flops() / 1e-4 / 1e12) < 1e-6);
+  CHECK(std::fabs(r.fused.layers[0].fused_tflops - resnet50_layers(true)[0].flops() / 1e-4 / 1e12) < 1e-6);
 
   const auto calls = lines_of(tmp.path() / "calls.log");
   REQUIRE_FALSE(calls.empty());
@@ -143,63 +137,56 @@ TEST_CASE("the fused graph is built, planned and run in cuDNN's order through th
 
 TEST_CASE("fused failures are decoded with the step and the likely cause", "[fused_conv]") {
   SECTION("no engine can plan the graph") {
-    ScopedEnv env;
-    env.set("FAKE_PLAN_STATUS", "3000");
-    env.set("FAKE_LAST_ERROR", "no valid engine configs for conv_bias_relu");
-    const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-    REQUIRE(r);
-    REQUIRE_FALSE(r->fused.layers.empty());
-    const auto& l = r->fused.layers[0];
+    const auto r = run_fused_with({{"FAKE_PLAN_STATUS", "3000"}, {"FAKE_LAST_ERROR", "no valid engine configs for conv_bias_relu"}});
+    REQUIRE_FALSE(r.fused.layers.empty());
+    const auto& l = r.fused.layers[0];
     CHECK(l.status == 3000);
     CHECK(l.configs_tried == 4);  // heuristics mode A's two configs, then the fallback list's two
     CHECK_THAT(l.error, Catch::Contains("CUDNN_STATUS_NOT_SUPPORTED while planning") && Catch::Contains("NVRTC") &&
                             Catch::Contains("(cuDNN: no valid engine configs for conv_bias_relu)"));
-    CHECK_FALSE(r->fused.correctness_ok);
-    CHECK_THAT(r->fused.correctness_error, Catch::Contains("NOT_SUPPORTED"));
+    CHECK(l.unfused_ms == 0);  // no fused time: nothing to compare the unfused sequence with
+    CHECK_FALSE(r.fused.correctness_ok);
+    CHECK_THAT(r.fused.correctness_error, Catch::Contains("NOT_SUPPORTED"));
   }
   SECTION("the first engine config cannot run it: the next one is used") {
-    ScopedEnv env;
-    env.set("FAKE_PLAN_FAIL_FIRST", "1");
-    const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-    REQUIRE(r);
-    CHECK(r->fused.correctness_ok);
-    REQUIRE_FALSE(r->fused.layers.empty());
-    CHECK(r->fused.layers[0].error.empty());
-    CHECK(r->fused.layers[0].engine_config == 1);
-    CHECK(r->fused.layers[0].configs_tried == 2);
+    const auto r = run_fused_with({{"FAKE_PLAN_FAIL_FIRST", "1"}});
+    CHECK(r.fused.correctness_ok);
+    REQUIRE_FALSE(r.fused.layers.empty());
+    CHECK(r.fused.layers[0].error.empty());
+    CHECK(r.fused.layers[0].engine_config == 1);
+    CHECK(r.fused.layers[0].configs_tried == 2);
   }
   SECTION("the kernel fails on the GPU") {
-    ScopedEnv env;
-    env.set("FAKE_EXECUTE_STATUS", "5000");
-    const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-    REQUIRE(r);
-    REQUIRE_FALSE(r->fused.layers.empty());
-    CHECK_THAT(r->fused.layers[0].error, Catch::Contains("EXECUTION_FAILED while running the fused graph") &&
-                                             Catch::Contains("another GPU architecture"));
+    const auto r = run_fused_with({{"FAKE_EXECUTE_STATUS", "5000"}});
+    REQUIRE_FALSE(r.fused.layers.empty());
+    CHECK_THAT(r.fused.layers[0].error, Catch::Contains("EXECUTION_FAILED while running the fused graph") &&
+                                            Catch::Contains("another GPU architecture"));
   }
   SECTION("the heuristics reject the graph") {
-    ScopedEnv env;
-    env.set("FAKE_HEUR_STATUS", "2000");
-    const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-    REQUIRE(r);
-    REQUIRE_FALSE(r->fused.layers.empty());
-    CHECK(r->fused.layers[0].status == 2000);
-    CHECK_THAT(r->fused.layers[0].error, Catch::Contains("CUDNN_STATUS_BAD_PARAM while asking the heuristics") &&
-                                             Catch::Contains("rejected the graph"));
+    const auto r = run_fused_with({{"FAKE_HEUR_STATUS", "2000"}});
+    REQUIRE_FALSE(r.fused.layers.empty());
+    CHECK(r.fused.layers[0].status == 2000);
+    CHECK_THAT(r.fused.layers[0].error, Catch::Contains("CUDNN_STATUS_BAD_PARAM while asking the heuristics") &&
+                                            Catch::Contains("rejected the graph"));
+  }
+  SECTION("the unfused sequence fails on the layers it cannot run") {
+    const auto r = run_fused_with({{"FAKE_CONV_FAIL_C", "256"}, {"FAKE_CONV_STATUS", "5000"}});
+    REQUIRE(r.fused.layers.size() == 4);
+    CHECK(r.fused.layers[0].error.empty());
+    CHECK(r.fused.layers[1].layer == "res4 3x3");
+    CHECK_THAT(r.fused.layers[1].error, Catch::StartsWith("the unfused sequence: running the convolution") &&
+                                            Catch::Contains("EXECUTION_FAILED"));
   }
   SECTION("wrong results are caught by the CPU reference") {
-    ScopedEnv env;
-    env.set("FAKE_WRONG_FUSED", "1");
-    const auto r = run_workload(CUDNNCTL_BINARY, fused_request(), 60000);
-    REQUIRE(r);
-    CHECK_FALSE(r->fused.correctness_ok);
-    CHECK(std::fabs(r->fused.correctness_max_error - 0.5) < 1e-3);
+    const auto r = run_fused_with({{"FAKE_WRONG_FUSED", "1"}});
+    CHECK_FALSE(r.fused.correctness_ok);
+    CHECK(std::fabs(r.fused.correctness_max_error - 0.5) < 1e-3);
   }
 }
 
 TEST_CASE("a cuDNN without the graph API is said so, nothing called", "[fused_conv]") {
-  auto cudnn = platform::load_library((fakes / "libcudnn.so.9").string());
-  auto driver = platform::load_library((fakes / "libcuda.so.1").string());
+  auto cudnn = platform::load_library((fakes_dir / "libcudnn.so.9").string());
+  auto driver = platform::load_library((fakes_dir / "libcuda.so.1").string());
   REQUIRE(cudnn);
   REQUIRE(driver);
   std::vector<std::string> missing;
@@ -215,35 +202,21 @@ TEST_CASE("a cuDNN without the graph API is said so, nothing called", "[fused_co
 
 TEST_CASE("cudnnctl bench shows the fused comparison, as a table and in JSON", "[fused_conv][cli]") {
   TempDir tmp;
-  const auto root = linux_toolkit(tmp.path(), "12.4");
-  const auto lib = root / "targets/x86_64-linux/lib";
-  fs::copy_file(fakes / "libcudnn.so.9", lib / "libcudnn.so.9");
-  fs::copy_file(fakes / "libcudnn_graph.so.9", lib / "libcudnn_graph.so.9");
-  put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
-  const std::string base = std::string(CUDNNCTL_BINARY) + " bench --cuda-path '" + root.string() + "' --driver-library '" +
-                           (fakes / "libcuda.so.1").string() + "'";
-  const auto json_out = (tmp.path() / "bench.json").string();
-  REQUIRE(std::system((base + " --json > '" + json_out + "'").c_str()) == 0);
-  std::ifstream in(json_out);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto j = nlohmann::json::parse(ss.str());
+  const auto toolkit = fake_cudnn_toolkit(tmp.path());
+  const auto [rc, json_text] = run_fake_bench(toolkit, "--json");
+  REQUIRE(rc == 0);
+  const auto j = nlohmann::json::parse(json_text);
   REQUIRE(j["fused"].is_object());
   CHECK(j["fused"]["correctness"]["ok"] == true);
   CHECK(j["fused"]["layers"].size() == 6);  // seven layers but the 3-channel stem
   CHECK(j["fused"]["layers"][0]["layer"] == "res2 3x3");
   CHECK(j["fused"]["layers"][0]["speedup"].is_number());
 
-  const auto text_out = (tmp.path() / "bench.txt").string();
-  REQUIRE(std::system((base + " > '" + text_out + "'").c_str()) == 0);
-  std::ifstream tin(text_out);
-  std::stringstream ts;
-  ts << tin.rdbuf();
-  CHECK_THAT(ts.str(), Catch::Contains("fused conv+bias+ReLU (graph API, fp16 NHWC)") && Catch::Contains("unfused ms") &&
-                           Catch::Contains("res4 1x1 reduce"));
+  const auto [text_rc, text] = run_fake_bench(toolkit, "");
+  CHECK(text_rc == 0);
+  CHECK_THAT(text, Catch::Contains("fused conv+bias+ReLU (graph API, fp16 NHWC)") && Catch::Contains("unfused ms") &&
+                       Catch::Contains("res4 1x1 reduce"));
 
   // a fused failure makes the run a failure (exit 10)
-  const std::string failing = "FAKE_PLAN_STATUS=3000 " + base + " --json > /dev/null";
-  const int rc = std::system(failing.c_str());
-  CHECK(WEXITSTATUS(rc) == 10);
+  CHECK(run_fake_bench(toolkit, "--json", "FAKE_PLAN_STATUS=3000").first == 10);
 }

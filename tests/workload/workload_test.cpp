@@ -7,25 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../archive/test_archives.hpp"
-#include "../install/toolkit_trees.hpp"
+#include "fake_workload.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 
 using namespace cudnnctl;
 using namespace cudnnctl::testing;
-
-namespace {
-const fs::path fakes = CUDNNCTL_FAKES_DIR;
-
-WorkloadRequest fake_request() {
-  WorkloadRequest r;
-  r.cudnn_library = (fakes / "libcudnn.so.9").string();
-  r.driver_library = (fakes / "libcuda.so.1").string();
-  r.quick = true;
-  return r;
-}
-
-} // namespace
 
 TEST_CASE("the ResNet-50 layer set and its FLOPs (2·N·K·P·Q·C·R·S)", "[workload]") {
   const auto full = resnet50_layers(false);
@@ -124,19 +110,9 @@ TEST_CASE("failures are decoded: some layers only, architecture, memory, wrong r
 
 TEST_CASE("cudnnctl bench --json on a fake toolkit", "[workload][cli]") {
   TempDir tmp;
-  const auto root = linux_toolkit(tmp.path(), "12.4");
-  const auto lib = root / "targets/x86_64-linux/lib";
-  fs::copy_file(fakes / "libcudnn.so.9", lib / "libcudnn.so.9");
-  fs::copy_file(fakes / "libcudnn_graph.so.9", lib / "libcudnn_graph.so.9");
-  put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
-  const auto out = (tmp.path() / "bench.json").string();
-  const std::string cmd = std::string(CUDNNCTL_BINARY) + " bench --json --cuda-path '" + root.string() + "' --driver-library '" +
-                          (fakes / "libcuda.so.1").string() + "' > '" + out + "'";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  std::ifstream in(out);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto j = nlohmann::json::parse(ss.str());
+  const auto [rc, out] = run_fake_bench(fake_cudnn_toolkit(tmp.path()), "--json");
+  REQUIRE(rc == 0);
+  const auto j = nlohmann::json::parse(out);
   CHECK(j["layers"].size() == 14);  // seven layers, two precisions
   CHECK(j["correctness"]["ok"] == true);
   CHECK(j["peak"].is_null());      // the fake GPU is in no datasheet

@@ -161,7 +161,6 @@ using cuDevicePrimaryCtxRelease_t = CUresult (*)(CUdevice);
 using cuCtxSetCurrent_t = CUresult (*)(CUcontext);
 using cuMemAlloc_t = CUresult (*)(CUdeviceptr*, std::size_t);
 using cuMemFree_t = CUresult (*)(CUdeviceptr);
-using cuMemsetD8_t = CUresult (*)(CUdeviceptr, unsigned char, std::size_t);
 using cuMemcpyHtoD_t = CUresult (*)(CUdeviceptr, const void*, std::size_t);
 using cuMemcpyDtoH_t = CUresult (*)(void*, CUdeviceptr, std::size_t);
 using cuStreamCreate_t = CUresult (*)(CUstream*, unsigned);

@@ -1,8 +1,9 @@
 #pragma once
 // conv + bias + ReLU fused into one graph through cuDNN's graph API (backend descriptors: tensors, a
 // convolution, two pointwise ops, the operation graph, heuristics, an execution plan, a variant pack),
-// the way torch.compile and TensorRT run it, timed beside the unfused legacy sequence
-// (cudnnConvolutionForward, cudnnAddTensor, cudnnActivationForward). fp16 NHWC with float compute.
+// the way torch.compile and TensorRT run it. fp16 NHWC with float compute. The unfused legacy sequence it
+// is timed beside (cudnnConvolutionForward, cudnnAddTensor, cudnnActivationForward) is the workload's
+// own convolution with a bias + ReLU epilogue (conv_workload.cpp).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,8 +13,9 @@
 
 namespace cudnnctl {
 
-/// NHWC strides of an N,C,H,W tensor, as the graph API takes them (dimensions stay in NCHW order).
-std::vector<std::int64_t> nhwc_strides(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w);
+/// NHWC strides of an N,C,H,W tensor (N's stride is C·H·W), as the graph API takes them (dimensions
+/// stay in NCHW order).
+std::vector<std::int64_t> nhwc_strides(std::int64_t c, std::int64_t h, std::int64_t w);
 
 /// max(0, conv(x, w) + bias[k]) on the CPU, NCHW in and out.
 std::vector<float> reference_conv_bias_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
@@ -27,7 +29,7 @@ struct FusedRun {
   int max_configs = 1;  // engine configs timed before the fastest is kept (benchmark mode: several)
 };
 
-/// One layer: the fused graph built, planned and timed; then the unfused sequence on the same data.
+/// One layer: the fused graph built, planned and timed (unfused_ms is the caller's to fill).
 /// With `y_out`, uploads x, w, bias (NCHW floats, converted to fp16 NHWC), runs the fused graph once
 /// and returns y (NCHW floats) instead of timing.
 FusedLayerResult run_fused_layer(const Api& api, abi::cudnnHandle_t handle, abi::CUstream stream, const ConvShape& s, unsigned major,

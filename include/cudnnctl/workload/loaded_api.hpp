@@ -3,6 +3,8 @@
 // child process loaded (cudnnctl never links either), and the GPU buffers it allocates through them.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +56,6 @@ struct Api {
   abi::cuCtxSetCurrent_t ctx_set;
   abi::cuMemAlloc_t mem_alloc;
   abi::cuMemFree_t mem_free;
-  abi::cuMemsetD8_t memset8;
   abi::cuMemcpyHtoD_t htod;
   abi::cuMemcpyDtoH_t dtoh;
   abi::cuStreamCreate_t stream_create;
@@ -73,6 +74,18 @@ Api load_api(void* cudnn, void* driver, std::vector<std::string>& missing);
 
 /// cuDNN's own text for the last failure (cuDNN 9), or empty.
 std::string last_error_text(const Api& api);
+
+/// Median and fastest time per call of `call` (already warmed up): `calls` calls between two CUDA
+/// events, `repeats` times. nullopt when a call fails; `status` then holds its status.
+struct CallTiming {
+  double median_ms = 0, min_ms = 0;
+};
+std::optional<CallTiming> time_per_call(const Api& api, abi::CUstream stream, int repeats, int calls, const std::function<int()>& call,
+                                        int& status);
+
+/// Pseudo-random values in [-1, 1) (fp16 or fp32) uploaded to `dst`: timing on zeros would flatter
+/// the GPU (less switching power), and PyTorch's side of the comparison times random inputs too.
+void upload_pattern(const Api& api, abi::CUdeviceptr dst, std::size_t elements, bool fp16, std::uint32_t seed);
 
 /// GPU allocations freed when it goes out of scope.
 struct Buffers {
