@@ -9,7 +9,7 @@ PACKAGES=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config python3
           libzip-dev zipcmp zipmerge ziptool libarchive-dev libcli11-dev nlohmann-json3-dev
           libssl-dev libspdlog-dev libfmt-dev catch2 zlib1g-dev libdeflate-dev
           liblzma-dev libcurl4-openssl-dev zip unzip xz-utils p7zip-full g++-mingw-w64-x86-64-posix ansible-core wine64
-          chromium fonts-dejavu-core libarchive-tools)
+          chromium fonts-dejavu-core libarchive-tools ccache libisal-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
