@@ -1,25 +1,25 @@
 #include "cudnnctl/archive/verify.hpp"
 
-#include <fstream>
+#include <filesystem>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
 
 namespace {
-Result<std::string> read_text(const std::string& path, std::uint64_t limit) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return fail(ErrorCode::file_not_found, fmt::format("cannot read the checksum file '{}'", path), "check the path given", path);
-  std::string text(limit, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(limit));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
-}
+// checksum files are a line per archive: 1 MiB is thousands of them
+Result<std::string> read_text(const std::string& path, const std::string& what) { return platform::read_input_file(path, what, 1 << 20); }
 } // namespace
+
+bool sidecar_present(const std::string& archive_path) {
+  std::error_code ec;
+  // symlink_status: a dangling or FIFO sidecar is present (and then refused by the reader), never opened here
+  return std::filesystem::exists(std::filesystem::symlink_status(archive_path + ".sha256", ec));
+}
 
 Result<std::string> hash_from_sha256sum_text(const std::string& text, const std::string& file_name, const std::string& origin) {
   std::vector<std::pair<std::string, std::string>> lines;  // hash, name
@@ -61,7 +61,7 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
     return out;
   }
   if (!sources.sha256_file.empty()) {
-    auto text = read_text(sources.sha256_file, 1 << 20);
+    auto text = read_text(sources.sha256_file, "the checksum file (--sha256-file)");
     if (!text) return Unexpected<Error>(text.error());
     auto hash = hash_from_sha256sum_text(*text, file_name, sources.sha256_file);
     if (!hash) return Unexpected<Error>(hash.error());
@@ -69,14 +69,33 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
     return out;
   }
   const std::string sidecar = archive_path + ".sha256";
-  if (std::ifstream probe(sidecar); probe) {
-    auto text = read_text(sidecar, 1 << 20);
+  if (sidecar_present(archive_path)) {
+    auto text = read_text(sidecar, "the checksum sidecar");
     if (!text) return Unexpected<Error>(text.error());
     auto hash = hash_from_sha256sum_text(*text, file_name, sidecar);
     if (!hash) return Unexpected<Error>(hash.error());
+    // anyone who can place an archive can place its sidecar: when the catalog knows this exact name, the
+    // two must agree, or nothing is trusted (the user can still decide with --sha256)
+    if (const auto* entry = catalog.find_archive(canonical_name)) {
+      std::string known;
+      for (const auto& h : entry->hashes) {
+        if (h.sha256 == *hash) {
+          out.push_back({*hash, fmt::format("sidecar {}, agreeing with catalog {}", sidecar, catalog.origin()), h.size});
+          return out;
+        }
+        known += fmt::format("\n  catalog {} says {}", catalog.origin(), h.sha256);
+      }
+      if (!entry->hashes.empty())
+        return fail(ErrorCode::hash_mismatch,
+                    fmt::format("the sidecar and the catalog disagree about {}:\n  sidecar {} says {}{}", canonical_name, sidecar, *hash, known),
+                    "two sources of the expected hash contradict each other, so neither is trusted: download the archive and its "
+                    "checksum again from NVIDIA, or, if you know which hash is right, give it with --sha256",
+                    sidecar);
+    }
+    warnings.push_back(fmt::format("the catalog does not know {}: the only expected hash is the sidecar's, which is as trustworthy as the "
+                                   "place the archive came from",
+                                   canonical_name));
     out.push_back({*hash, "sidecar " + sidecar, std::nullopt});
-    if (catalog.find_archive(canonical_name))
-      warnings.push_back(fmt::format("using the sidecar {} instead of the catalog's hash for {}", sidecar, canonical_name));
     return out;
   }
   if (const auto* entry = catalog.find_archive(canonical_name))

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
 
@@ -139,13 +140,14 @@ const Catalog& Catalog::embedded() {
 }
 
 Result<Catalog> Catalog::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return fail(ErrorCode::catalog_unreadable, fmt::format("cannot read the release catalog '{}'", path),
-                "check the path given to --catalog", path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  auto text = platform::read_input_file(path, "the release catalog");
+  if (!text) {
+    Error e = text.error();
+    e.code = ErrorCode::catalog_unreadable;
+    if (e.hint.empty() || e.hint == "check the path given") e.hint = "check the path given to --catalog";
+    return Unexpected<Error>(e);
+  }
+  return parse(*text, path);
 }
 
 const CatalogArchive* Catalog::find_archive(std::string_view filename) const {

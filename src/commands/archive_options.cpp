@@ -29,7 +29,7 @@ Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io) {
   if (!catalog) return Unexpected<Error>(catalog.error());
   auto name = parse_archive_name(opts.archive);
   const bool explicit_hash = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty() ||
-                             std::ifstream(opts.archive + ".sha256").good();
+                             sidecar_present(opts.archive);
   if (name) {
     for (const auto& w : name->warnings) io.warn(w);
     p.format = name->format;

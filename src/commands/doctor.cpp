@@ -12,11 +12,13 @@
 #include <CLI/CLI.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/env/reg_export.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
 
@@ -56,12 +58,9 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
     if (!path_files->empty()) {
       std::vector<RegKey> keys;
       for (const auto& f : *path_files) {
-        std::ifstream in(f, std::ios::binary);
-        if (!in)
-          return fail(ErrorCode::file_not_found, fmt::format("cannot read the registry export '{}'", f), "check the path given with --path-file", f);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        auto parsed = parse_reg_export(ss.str(), f);
+        auto text = platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20);
+        if (!text) return Unexpected<Error>(text.error());
+        auto parsed = parse_reg_export(*text, f);
         if (!parsed) return Unexpected<Error>(parsed.error());
         keys.insert(keys.end(), parsed->begin(), parsed->end());
       }
@@ -85,7 +84,7 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
       out.close();
       if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
     }
-    if (io.json) io.out << doctor_json(report).dump(2) << "\n";
+    if (io.json) io.out << json_text(doctor_json(report)) << "\n";
     else io.out << doctor_text(report);
     return doctor_exit_code(report);
   };

@@ -28,6 +28,9 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
                                                   const HashSources& sources, const Catalog& catalog,
                                                   std::vector<std::string>& warnings);
 
+/// True when `<archive_path>.sha256` exists as anything (it is read, and refused when not a regular file, later).
+bool sidecar_present(const std::string& archive_path);
+
 /// Parses sha256sum output ("HEX  name" / "HEX *name") or a bare hash; picks the line for `file_name`.
 Result<std::string> hash_from_sha256sum_text(const std::string& text, const std::string& file_name, const std::string& origin);
 

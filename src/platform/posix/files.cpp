@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/platform/input_file.hpp"
+
 namespace cudnnctl::platform {
 
 namespace {
@@ -61,7 +63,7 @@ Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   if (fd < 0) {
     const int e = errno;
     if (e == ENOENT)
-      return fail(ErrorCode::file_not_found, fmt::format("'{}' does not exist", path), "check the path of the archive", path);
+      return Unexpected<Error>(missing_file_error(path, "", "check the path of the archive"));
     return io_error("cannot open", path, e);
   }
   struct stat st {};
@@ -112,7 +114,7 @@ Result<std::uint64_t> file_size(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) {
     const int e = errno;
     if (e == ENOENT)
-      return fail(ErrorCode::file_not_found, fmt::format("'{}' does not exist", path), "check the path of the archive", path);
+      return Unexpected<Error>(missing_file_error(path, "", "check the path of the archive"));
     return io_error("cannot read", path, e);
   }
   if (!S_ISREG(st.st_mode))
