@@ -6,8 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/app/safe_text.hpp"
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 
 #ifndef CUDNNCTL_VERSION
@@ -36,16 +39,58 @@ int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err
                        {"message", e.message},
                        {"hint", e.hint},
                        {"path", e.path}}}};
-    out << j.dump(2) << "\n";
+    out << json_text(j) << "\n";
   } else {
-    err << "error: " << e.message << "\n";
-    if (!e.path.empty() && e.message.find(e.path) == std::string::npos) err << "  file: " << e.path << "\n";
-    if (!e.hint.empty()) err << "  hint: " << e.hint << "\n";
+    // names and paths come from outside: nothing in them may act on the terminal
+    err << "error: " << terminal_safe(e.message) << "\n";
+    if (!e.path.empty() && e.message.find(e.path) == std::string::npos) err << "  file: " << terminal_safe(e.path) << "\n";
+    if (!e.hint.empty()) err << "  hint: " << terminal_safe(e.hint) << "\n";
   }
   return to_int(code);
 }
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
+namespace {
+
+// A usage error must honour --json even when CLI11 stops before it reaches the flag (`doctor --layer 9
+// --json`): the flag anywhere before "--" counts.
+bool json_requested(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--") break;
+    if (a == "--json") return true;
+  }
+  return false;
+}
+
+// The word the user meant as a command when it is none of ours (`cudnnctl bogus`), skipping the values of
+// top-level options that take one.
+std::string unknown_command(CLI::App& app, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    if (a == "--") return {};
+    if (a.starts_with("-")) {
+      const auto name = a.substr(0, a.find('='));
+      const auto* opt = app.get_option_no_throw(name);
+      if (opt && opt->get_items_expected_min() > 0 && a.find('=') == std::string::npos) ++i;
+      continue;
+    }
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(a)) return {};
+    return a;
+  }
+  return {};
+}
+
+std::string command_list() {
+  std::string names;
+  for (const auto& spec : all_commands())
+    if (!spec.hidden) names += (names.empty() ? "" : ", ") + std::string(spec.name);
+  return names;
+}
+
+} // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty) {
+  SafeTextStream out(raw_out);
   // build-time generators (CMake runs these to make the man page and the completion)
   if (args.size() == 2 && args[0] == "__generate") {
     if (args[1] == "manpage") out << generate_manpage();
@@ -54,10 +99,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion or troubleshooting", {}}, false, out, err);
     return 0;
   }
-  CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
+  CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups", "cudnnctl"};
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
   Io io{out, err, false, err_is_tty, {}};
+  app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   std::vector<std::pair<CLI::App*, CommandRun>> runs;
   for (const auto& spec : all_commands()) {
     auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
@@ -77,10 +123,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     return 0;
   } catch (const CLI::ParseError& e) {
     // CLI11 throws help requests of subcommands as CallForHelp too; everything else is a usage error
+    std::string message = e.what();
     std::string hint = "run 'cudnnctl --help' for the commands and options";
+    bool in_command = false;
     for (const auto& [sub, run] : runs)
-      if (sub->parsed()) hint = fmt::format("run 'cudnnctl {} --help' for its options", sub->get_name());
-    return report_error(Error{ErrorCode::usage, e.what(), hint, {}}, io.json, out, err);
+      if (sub->parsed()) {
+        hint = fmt::format("run 'cudnnctl {} --help' for its options", sub->get_name());
+        in_command = true;
+      }
+    if (const auto word = in_command ? std::string() : unknown_command(app, args); !word.empty()) {
+      message = fmt::format("unknown command '{}'", word);
+      hint = fmt::format("the commands are: {}; run 'cudnnctl --help' for what each does", command_list());
+    }
+    return report_error(Error{ErrorCode::usage, message, hint, {}}, io.json || json_requested(args), out, err);
   }
   for (const auto& [sub, run] : runs) {
     if (!sub->parsed()) continue;

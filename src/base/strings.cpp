@@ -78,6 +78,34 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view s) {
   return {cp, len};
 }
 
+std::string terminal_safe(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto [cp, len] = decode_utf8(s.substr(i));
+    const bool bad = cp == 0xFFFD && len == 1;
+    const bool control = (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7F && cp <= 0x9F);
+    if (bad || control) {
+      for (std::size_t k = 0; k < len; ++k) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i + k]));
+    } else {
+      out.append(s.substr(i, len));
+    }
+    i += len;
+  }
+  return out;
+}
+
+std::size_t incomplete_utf8_tail(std::string_view s) {
+  for (std::size_t back = 1; back <= 3 && back <= s.size(); ++back) {
+    const auto b = static_cast<unsigned char>(s[s.size() - back]);
+    if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back for the lead byte
+    const std::size_t need = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
+}
+
 std::string code_point_label(char32_t cp) { return fmt::format("U+{:04X}", static_cast<std::uint32_t>(cp)); }
 
 std::string to_hex(const unsigned char* data, std::size_t n) {

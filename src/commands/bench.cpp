@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/env/loader_path.hpp"
@@ -106,7 +107,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
     if (io.json) {
       auto j = workload_json(*r);
       j["ok"] = true;
-      io.out << j.dump(2) << "\n";
+      io.out << json_text(j) << "\n";
     } else {
       io.out << workload_table(*r);
     }

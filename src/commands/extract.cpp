@@ -12,6 +12,7 @@
 #include "cudnnctl/archive/verified_extract.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/platform/files.hpp"
 
@@ -82,7 +83,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
                        {"bytes", x.bytes_written},
                        {"entries", entries},
                        {"warnings", io.warnings}};
-      io.out << j.dump(2) << "\n";
+      io.out << json_text(j) << "\n";
     } else {
       io.out << fmt::format("extracted {} files ({} bytes) from {}\n  into     {}\n  sha256   {} ({})\n", x.files, x.bytes_written, p.path,
                             dest.string(), done->verify.sha256,

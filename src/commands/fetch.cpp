@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/fetch/fetch.hpp"
@@ -57,10 +58,8 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
     auto out = fetch_for(req, opts->catalog, io);
     if (!out) return Unexpected<Error>(out.error());
     if (io.json) {
-      io.out << nlohmann::json{{"ok", true}, {"path", out->path}, {"url", out->url}, {"sha256", out->sha256}, {"downloaded", out->downloaded},
-                               {"resumed", out->resumed}, {"bytes", out->bytes}}
-                    .dump(2)
-             << "\n";
+      io.out << json_text(nlohmann::json{{"ok", true}, {"path", out->path}, {"url", out->url}, {"sha256", out->sha256}, {"downloaded", out->downloaded},
+                               {"resumed", out->resumed}, {"bytes", out->bytes}}) << "\n";
     } else {
       io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out->downloaded ? "downloaded" : "cached    ",
                             out->path, out->url, out->sha256);

@@ -7,6 +7,7 @@
 
 #include "cudnnctl/catalog/version_contract.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/contract_output.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -37,7 +38,7 @@ CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
       auto j = contract_to_json(contract);
       j["ok"] = true;
       j["warnings"] = io.warnings;
-      io.out << j.dump(2) << "\n";
+      io.out << json_text(j) << "\n";
     } else {
       print_contract(io.out, contract);
     }

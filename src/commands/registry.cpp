@@ -1,6 +1,7 @@
 #include <array>
 #include <ostream>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
@@ -9,7 +10,7 @@ namespace cudnnctl {
 
 void Io::warn(const std::string& text) {
   warnings.push_back(text);
-  if (!json) err << "warning: " << text << "\n";
+  if (!json) err << "warning: " << terminal_safe(text) << "\n";
 }
 
 std::span<const CommandSpec> all_commands() {

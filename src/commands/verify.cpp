@@ -11,6 +11,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/platform/files.hpp"
 
@@ -54,7 +55,7 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
                                                     : nlohmann::json(nullptr)},
                        {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)},
                        {"warnings", io.warnings}};
-      io.out << j.dump(2) << "\n";
+      io.out << json_text(j) << "\n";
     } else if (outcome->matched) {
       io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome->matched->origin,
                             *size);

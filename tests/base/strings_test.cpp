@@ -43,3 +43,22 @@ TEST_CASE("sha256 hex and sizes", "[strings]") {
   CHECK(human_size(669629858) == "669629858 bytes (638.61 MiB)");
   CHECK(human_size(10) == "10 bytes");
 }
+
+TEST_CASE("terminal_safe: control bytes and invalid UTF-8 become \\xNN, text stays", "[strings]") {
+  CHECK(terminal_safe("plain text\nnext\tline") == "plain text\nnext\tline");
+  CHECK(terminal_safe("\xe6\x88\x91 cuDNN") == "\xe6\x88\x91 cuDNN");  // valid UTF-8 kept
+  CHECK(terminal_safe("a\x1b[2Jb") == "a\\x1b[2Jb");
+  CHECK(terminal_safe("bell\x07") == "bell\\x07");
+  CHECK(terminal_safe("\x7f") == "\\x7f");
+  CHECK(terminal_safe("lat\xe9in") == "lat\\xe9in");          // Latin-1, not UTF-8
+  CHECK(terminal_safe("\xc2\x9b" "31m") == "\\xc2\\x9b31m");   // C1 CSI, even when well-formed
+  CHECK(terminal_safe("\r") == "\\x0d");
+}
+
+TEST_CASE("incomplete_utf8_tail: a sequence cut at the end is held back", "[strings]") {
+  CHECK(incomplete_utf8_tail("abc") == 0);
+  CHECK(incomplete_utf8_tail("ab\xe6") == 1);
+  CHECK(incomplete_utf8_tail("ab\xe6\x88") == 2);
+  CHECK(incomplete_utf8_tail("ab\xe6\x88\x91") == 0);
+  CHECK(incomplete_utf8_tail("\xff") == 0);
+}

@@ -26,6 +26,13 @@ std::string utf16le_to_utf8(std::string_view bytes);
 /// Appends the UTF-8 encoding of one code point.
 void append_utf8(std::string& out, char32_t cp);
 
+/// Text that is safe to show on a terminal: control characters other than newline and tab (C0, DEL, and
+/// C1 U+0080-U+009F, which include ESC and CSI) and bytes that are not valid UTF-8 become "\xNN", one per
+/// byte; valid UTF-8 text is kept as it is.
+std::string terminal_safe(std::string_view s);
+/// Length of the longest tail of `s` that is the start of a UTF-8 sequence not yet complete (0-3).
+std::size_t incomplete_utf8_tail(std::string_view s);
+
 /// "U+2010"
 std::string code_point_label(char32_t cp);
 /// Lower-case hex of bytes.
