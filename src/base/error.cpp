@@ -35,6 +35,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::archive_too_large: return "archive.too-large";
   case ErrorCode::incompatible: return "install.incompatible";
   case ErrorCode::input_invalid: return "input.invalid";
+  case ErrorCode::path_not_effective: return "path.not-effective";
   }
   return "internal";
 }
@@ -68,6 +69,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::archive_too_large: return ExitCode::bad_archive;
   case ErrorCode::incompatible: return ExitCode::incompatible;
   case ErrorCode::input_invalid: return ExitCode::usage;
+  case ErrorCode::path_not_effective: return ExitCode::not_effective;
   }
   return ExitCode::failure;
 }

@@ -11,6 +11,7 @@
 
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
@@ -47,11 +48,15 @@ std::string loader_advice(const Toolkit& t, const PathReport& r) {
     for (const auto& e : r.shadows->explanations) out += "  !        " + e + "\n";
   const bool wins = r.shadows && std::any_of(r.shadows->copies.begin(), r.shadows->copies.end(),
                                              [](const CudnnCopy& c) { return c.wins && c.installed; });
-  if (wins) return out + fmt::format("  loader   programs load this cuDNN from {} (cudnnctl path shows the search order)\n", r.plan.folder);
+  // every command printed here runs as it is: it names this toolkit (sudo does not keep CUDA_PATH, and a
+  // default toolkit may be another one)
+  if (wins)
+    return out + fmt::format("  loader   programs load this cuDNN from {} ({} shows the search order)\n", r.plan.folder,
+                             toolkit_command(t.root, "path"));
   if (t.os == Os::windows)
-    return out + fmt::format("  next     put {} first on PATH: cudnnctl path --apply --scope machine (elevated) or --scope user\n", r.plan.folder);
-  return out + fmt::format("  next     put {} on the loader path: sudo cudnnctl path --apply, or eval \"$(cudnnctl path --shell bash)\"\n",
-                           r.plan.folder);
+    return out + fmt::format("  next     put {} first on PATH: {} (or --scope machine, elevated)\n", r.plan.folder, r.plan.apply_command);
+  return out + fmt::format("  next     put {} on the loader path: {}, or for this shell: {}\n", r.plan.folder, r.plan.apply_command,
+                           r.plan.eval_command);
 }
 } // namespace
 
@@ -124,6 +129,8 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     if (!opts->no_path && !o.dry_run) {
       platform::ProcessEnvironment env;
       path = make_path_report(*toolkit, env, "/", "");
+      if (!path->plan.list_problem.empty())
+        io.warn(path->plan.list_problem + ": no LD_LIBRARY_PATH or GitHub Actions lines are given for it");
       auto written = apply_github_update(env, path->plan.github);
       if (!written) return Unexpected<Error>(written.error());
       github = *written;
@@ -142,7 +149,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
                        {"path", path ? path_report_json(*path) : nlohmann::json(nullptr)},
                        {"github", github},
                        {"warnings", io.warnings}};
-      io.out << j.dump(2) << "\n";
+      io.out << json_text(j) << "\n";
       return ExitCode::ok;
     }
     io.out << o.summary << "\n";
@@ -174,15 +181,13 @@ CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
     if (!outcome) return Unexpected<Error>(outcome.error());
     if (!outcome->recovered.empty()) io.warn(outcome->recovered);
     if (io.json) {
-      io.out << nlohmann::json{{"ok", true},
+      io.out << json_text(nlohmann::json{{"ok", true},
                                {"changed", outcome->changed},
                                {"summary", outcome->summary},
                                {"removed", outcome->removed},
                                {"restored", outcome->restored},
                                {"toolkit", toolkit->root},
-                               {"warnings", io.warnings}}
-                    .dump(2)
-             << "\n";
+                               {"warnings", io.warnings}}) << "\n";
     } else {
       io.out << outcome->summary << "\n";
     }

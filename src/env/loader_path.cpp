@@ -1,12 +1,15 @@
 #include "cudnnctl/env/loader_path.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "cudnnctl/env/ld_conf.hpp"
 
 namespace cudnnctl {
 
@@ -17,11 +20,59 @@ std::string quote(const std::string& v, Shell shell) {
   std::string out;
   for (char c : v) {
     if (c == '\'') out += shell == Shell::bash ? "'\\''" : shell == Shell::fish ? "\\'" : "''";
+    else if (c == '\\' && shell == Shell::fish) out += "\\\\";
     else out += c;
   }
   return "'" + out + "'";
 }
+
+std::string list_problem(const std::string& folder, const std::string& variable, PathFlavor flavor) {
+  const char sep = flavor == PathFlavor::windows ? ';' : ':';
+  if (folder.find(sep) != std::string::npos)
+    return fmt::format("the folder '{}' contains '{}', which separates {} entries: the loader would read it as two folders", folder, sep,
+                       variable);
+  if (folder.find_first_of("\r\n") != std::string::npos)
+    return fmt::format("the folder '{}' contains a line break, which breaks {} and GitHub's one-folder-a-line GITHUB_PATH", folder, variable);
+  return {};
+}
 } // namespace
+
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-+:@%,=").find(c) != std::string_view::npos;
+  });
+  return plain ? word : quote(word, Shell::bash);
+}
+
+std::string toolkit_command(const std::string& toolkit_root, const std::string& command, const std::string& tail) {
+  return fmt::format("cudnnctl {} --cuda-path {}{}{}", command, shell_word(toolkit_root), tail.empty() ? "" : " ", tail);
+}
+
+std::vector<std::string> loader_path_warnings(const std::string& value) {
+  std::vector<std::string> out;
+  const auto entries = split_path_list(value, PathFlavor::posix);
+  if (std::any_of(entries.begin(), entries.end(), [](const std::string& e) { return e.empty(); }))
+    out.push_back("LD_LIBRARY_PATH has an empty entry ('::', or ':' at its start or end): the loader reads it as the current folder, "
+                  "so a libcudnn in whatever folder a program starts in is loaded first; remove the empty entry");
+  for (const auto& e : entries)
+    if (!e.empty() && e.front() != '/')
+      out.push_back(fmt::format("LD_LIBRARY_PATH entry '{}' is relative: the loader looks for it from the folder each program starts in; "
+                                "use an absolute path",
+                                e));
+  return out;
+}
+
+std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
+  static const std::regex so_re(R"(^libcudnn\.so\.\d+$)");
+  static const std::regex dll_re(R"(^cudnn64_\d+\.dll$)", std::regex::icase);
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(folder, ec)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names)
+    if (std::regex_match(n, t.os == Os::windows ? dll_re : so_re)) return n;
+  return {};
+}
 
 unsigned toolkit_cudnn_major(const Toolkit& t) {
   std::ifstream in(fs::path(t.root) / t.include_dir / "cudnn_version.h");
@@ -38,39 +89,59 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   LoaderPathPlan p;
   std::error_code ec;
   const auto lookup = [&env](const std::string& n) { return env.get(n); };
+  p.cudnn_path = t.root;
   if (t.os == Os::windows) {
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
     std::string dir = t.root + "\\" + (t.dll_dir == "bin/x64" ? "bin\\x64" : "bin");
     std::replace(dir.begin(), dir.end(), '/', '\\');
     p.folder = dir;
-    p.github.path_dirs = {p.folder};
+    p.list_problem = list_problem(p.folder, p.variable, p.flavor);
+    if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};
+    p.apply_command = toolkit_command(t.root, "path", "--apply --scope user");
+    p.eval_command = toolkit_command(t.root, "path", "--shell pwsh") + " | Invoke-Expression";
   } else {
     p.flavor = PathFlavor::posix;
     p.variable = "LD_LIBRARY_PATH";
     const auto real = fs::weakly_canonical(fs::path(t.root) / t.lib_dir, ec);
     p.folder = ec ? (fs::path(t.root) / t.lib_dir).string() : real.string();
     const auto canonical_root = fs::weakly_canonical(t.root, ec);
-    const auto name = (ec ? fs::path(t.root) : canonical_root).filename().string();
-    p.ld_conf_path = (fs::path(system_root) / "etc/ld.so.conf.d" / ("cudnnctl-" + name + ".conf")).string();
-    p.ld_conf_content = fmt::format("# written by cudnnctl for the CUDA toolkit in {}\n{}\n", t.root, p.folder);
-    p.github.path_dirs = {(fs::path(t.root) / "bin").string()};
+    p.ld_conf_path = (fs::path(system_root) / "etc/ld.so.conf.d" / ld_conf_file_name((ec ? fs::path(t.root) : canonical_root).string())).string();
+    // under another system root (an image being built) the file lists the folder as that system will see it
+    p.ld_conf_entry = p.folder;
+    if (system_root != "/") {
+      const auto sys = fs::weakly_canonical(system_root, ec).string();
+      if (!ec && p.folder.size() > sys.size() && p.folder.starts_with(sys) && p.folder[sys.size()] == '/') p.ld_conf_entry = p.folder.substr(sys.size());
+    }
+    p.ld_conf_content = fmt::format("# written by cudnnctl for the CUDA toolkit in {}\n{}\n", t.root, p.ld_conf_entry);
+    p.list_problem = list_problem(p.folder, p.variable, p.flavor);
+    const auto bin = (fs::path(t.root) / "bin").string();
+    if (p.list_problem.empty()) p.list_problem = list_problem(bin, "PATH", p.flavor);
+    if (p.list_problem.empty()) p.github.path_dirs = {bin};
+    p.warnings = loader_path_warnings(current_value);
+    p.apply_command = "sudo " + toolkit_command(t.root, "path", "--apply");
+    p.eval_command = fmt::format("eval \"$({})\"", toolkit_command(t.root, "path", "--shell bash"));
   }
   p.fix = put_first(split_path_list(current_value, p.flavor), p.folder, p.flavor, lookup);
-  if (t.os != Os::windows)
-    p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}, {"LD_LIBRARY_PATH", join_path_list(p.fix.after, p.flavor)}};
+  if (t.os != Os::windows) {
+    p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};
+    if (p.list_problem.empty()) p.github.env.emplace_back("LD_LIBRARY_PATH", join_path_list(p.fix.after, p.flavor));
+  }
   return p;
 }
 
 std::string shell_lines(const LoaderPathPlan& p, Shell shell) {
   const auto value = join_path_list(p.fix.after, p.flavor);
-  switch (shell) {
-  case Shell::bash: return fmt::format("export {}={}\n", p.variable, quote(value, shell));
-  case Shell::fish: return fmt::format("set -gx {} {}\n", p.variable, quote(value, shell));
-  case Shell::pwsh: return fmt::format("$env:{} = {}\n", p.variable, quote(value, shell));
-  }
-  return {};
+  const auto line = [shell](const std::string& name, const std::string& v) -> std::string {
+    switch (shell) {
+    case Shell::bash: return fmt::format("export {}={}\n", name, quote(v, shell));
+    case Shell::fish: return fmt::format("set -gx {} {}\n", name, quote(v, shell));
+    case Shell::pwsh: return fmt::format("$env:{} = {}\n", name, quote(v, shell));
+    }
+    return {};
+  };
+  return line(p.variable, value) + (p.cudnn_path.empty() ? std::string() : line("CUDNN_PATH", p.cudnn_path));
 }
 
 } // namespace cudnnctl

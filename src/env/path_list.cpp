@@ -83,7 +83,8 @@ PathFix put_first(const std::vector<std::string>& entries, const std::string& fo
   const auto key = path_key(folder, flavor, lookup);
   fix.after.push_back(folder);
   for (const auto& e : entries) {
-    if (path_key(e, flavor, lookup) == key || (flavor == PathFlavor::windows && path_key(e, flavor, lookup).empty())) {
+    // empty entries go too: Windows ignores them, and the Linux loader reads them as the current folder
+    if (path_key(e, flavor, lookup) == key || path_key(e, flavor, lookup).empty()) {
       fix.dropped.push_back(e);
       continue;
     }

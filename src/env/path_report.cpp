@@ -16,15 +16,25 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
   PathReport r;
   const auto host = platform::detect_host();
   r.plan = plan_loader_path(toolkit, env.get(toolkit.os == Os::windows ? "PATH" : "LD_LIBRARY_PATH").value_or(""), system_root, env);
+  for (const auto& w : r.plan.warnings) r.notes.push_back(w);
+  if (!r.plan.list_problem.empty())
+    r.notes.push_back(r.plan.list_problem + ": no " + r.plan.variable + " or GitHub Actions lines are given for it");
   if (host.os != toolkit.os) {
     r.notes.push_back(fmt::format("the toolkit is a {} toolkit and this machine is {}: the search order is that machine's to scan",
                                   to_string(toolkit.os), host.description));
     return r;
   }
   const auto major = toolkit_cudnn_major(toolkit);
+  r.cudnn_file = toolkit_cudnn_file(toolkit, r.plan.folder);
+  // only a toolkit that holds a cuDNN can be shadowed: for one that holds none, say so instead
+  const auto installed_dir = r.cudnn_file.empty() ? std::string() : r.plan.folder;
+  if (r.cudnn_file.empty())
+    r.notes.push_back(fmt::format("the toolkit holds no cuDNN (no {} in {}): install one with '{}'",
+                                  toolkit.os == Os::windows ? "cudnn64_N.dll" : "libcudnn.so.N", r.plan.folder,
+                                  toolkit_command(toolkit.root, "install", "<archive>")));
   if (toolkit.os == Os::windows) {
     const auto app_dir = consumer.empty() ? std::string() : std::filesystem::path(consumer).parent_path().string();
-    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, r.plan.folder);
+    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, installed_dir);
     return r;
   }
   std::vector<std::string> runpath;
@@ -44,7 +54,7 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
   std::vector<std::string> cache;
   if (auto text = platform::run_capture({"ldconfig", "-p"}); text) cache = parse_ldconfig_cache(*text);
   else r.notes.push_back("the ld.so cache could not be read (ldconfig -p): it is left out of the search order");
-  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache), LoaderFlavor::linux_ld, major, r.plan.folder);
+  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache), LoaderFlavor::linux_ld, major, installed_dir);
   return r;
 }
 
@@ -57,7 +67,10 @@ nlohmann::json path_report_json(const PathReport& r) {
          {"after", p.fix.after},
          {"changed", p.fix.changed},
          {"dropped", p.fix.dropped},
-         {"ld_conf", p.ld_conf_path.empty() ? json(nullptr) : json{{"path", p.ld_conf_path}, {"content", p.ld_conf_content}}},
+         {"ld_conf", p.ld_conf_path.empty() ? json(nullptr) : json{{"path", p.ld_conf_path}, {"entry", p.ld_conf_entry}, {"content", p.ld_conf_content}}},
+         {"cudnn_path", p.cudnn_path},
+         {"toolkit_cudnn", r.cudnn_file.empty() ? json(nullptr) : json(r.cudnn_file)},
+         {"list_problem", p.list_problem.empty() ? json(nullptr) : json(p.list_problem)},
          {"notes", r.notes}};
   if (r.shadows) {
     json copies = json::array();

@@ -65,10 +65,10 @@ TEST_CASE("Windows entries compare case-, slash-, quote- and trailing-separator-
   CHECK(expand_windows_vars("%SystemRoot%\\System32;%NOPE%", lookup) == "C:\\Windows\\System32;%NOPE%");
 }
 
-TEST_CASE("POSIX entries: the folder first, duplicates (trailing slash) dropped, empty entries kept", "[path_list]") {
+TEST_CASE("POSIX entries: the folder first, duplicates (trailing slash) and empty entries (the current folder) dropped", "[path_list]") {
   const auto fix = put_first({"/opt/old/lib", "", "/usr/local/cuda/lib64/", "/x"}, "/usr/local/cuda/lib64", PathFlavor::posix);
-  CHECK(fix.after == std::vector<std::string>{"/usr/local/cuda/lib64", "/opt/old/lib", "", "/x"});
-  CHECK(fix.dropped == std::vector<std::string>{"/usr/local/cuda/lib64/"});
+  CHECK(fix.after == std::vector<std::string>{"/usr/local/cuda/lib64", "/opt/old/lib", "/x"});
+  CHECK(fix.dropped == std::vector<std::string>{"", "/usr/local/cuda/lib64/"});
   CHECK_FALSE(put_first({"/a", "/b"}, "/a", PathFlavor::posix).changed);
   CHECK(put_first({"/a", "/A"}, "/a", PathFlavor::posix).after.size() == 2);  // POSIX is case-sensitive
 }

@@ -37,9 +37,10 @@ enum class ErrorCode {
   archive_too_large,
   incompatible,
   input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
+  path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::input_invalid;
+constexpr ErrorCode k_last_error_code = ErrorCode::path_not_effective;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

@@ -19,8 +19,14 @@ struct LoaderPathPlan {
   std::string variable;   // LD_LIBRARY_PATH or PATH
   PathFlavor flavor = PathFlavor::posix;
   PathFix fix;            // on the variable's current value
-  std::string ld_conf_path;     // <root>/etc/ld.so.conf.d/cudnnctl-<toolkit>.conf (Linux)
+  std::string cudnn_path;       // CUDNN_PATH: the toolkit root (cuda-pathfinder, cudnn-frontend, TransformerEngine read it)
+  std::string ld_conf_path;     // <root>/etc/ld.so.conf.d/cudnnctl-<name>-<hash>.conf (Linux)
+  std::string ld_conf_entry;    // the folder as that file lists it (relative to the system root)
   std::string ld_conf_content;
+  std::string list_problem;     // why the folder cannot go into a PATH-style list (a separator or line break in it), or ""
+  std::vector<std::string> warnings;  // entries of the current value the loader reads unexpectedly (empty, relative)
+  std::string apply_command;    // the commands to print as next steps, runnable as they are (they name the toolkit)
+  std::string eval_command;
   GithubUpdate github;
 };
 
@@ -30,6 +36,19 @@ LoaderPathPlan plan_loader_path(const Toolkit& toolkit, const std::string& curre
 
 /// The lines to eval in `shell` so this shell (and what it starts) loads the toolkit's cuDNN first.
 std::string shell_lines(const LoaderPathPlan& plan, Shell shell);
+
+/// A cudnnctl command line for this toolkit that can be run as printed: "cudnnctl path --cuda-path '/x y' --apply".
+std::string toolkit_command(const std::string& toolkit_root, const std::string& command, const std::string& tail = "");
+
+/// Quotes a word for a POSIX shell when it needs it ('...' with ' written as '\'').
+std::string shell_word(const std::string& word);
+
+/// The entries of an LD_LIBRARY_PATH value that the loader reads in a way people do not expect: empty
+/// entries (":: ", a leading or trailing ':') mean the current folder, relative ones start from it.
+std::vector<std::string> loader_path_warnings(const std::string& value);
+
+/// Whether the toolkit's library folder holds a cuDNN (libcudnn.so.N / cudnn64_N.dll); its file name if so.
+std::string toolkit_cudnn_file(const Toolkit& toolkit, const std::string& folder);
 
 /// The major version of the cuDNN in the toolkit (its cudnn_version.h), else 9.
 unsigned toolkit_cudnn_major(const Toolkit& toolkit);

@@ -29,7 +29,7 @@ struct PathFix {
   std::vector<std::string> before;
   std::vector<std::string> after;
   bool changed = false;
-  std::vector<std::string> dropped;  // duplicates of the folder (and, on Windows, empty entries)
+  std::vector<std::string> dropped;  // duplicates of the folder, and empty entries (POSIX: the current folder)
 };
 
 /// Puts `folder` first, drops every other spelling of it, keeps the rest in its order.

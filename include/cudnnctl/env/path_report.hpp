@@ -14,6 +14,7 @@ struct PathReport {
   LoaderPathPlan plan;
   std::optional<ShadowReport> shadows;  // nullopt when the toolkit is for another OS than this machine
   std::vector<std::string> notes;
+  std::string cudnn_file;  // the toolkit's own cuDNN main library (libcudnn.so.9), "" when it holds none
 };
 
 /// `consumer`: a program or library whose RUNPATH takes part in the Linux search order (may be empty).

@@ -1,0 +1,52 @@
+#include <catch2/catch.hpp>
+
+#include "cudnnctl/env/ld_conf.hpp"
+#include "cudnnctl/env/loader_path.hpp"
+
+using namespace cudnnctl;
+
+TEST_CASE("ld.so.conf.d: one file name per toolkit, even with the same last folder", "[ld_conf]") {
+  const auto a = ld_conf_file_name("/a/cuda");
+  const auto b = ld_conf_file_name("/b/cuda");
+  CHECK(a != b);
+  CHECK(a.starts_with("cudnnctl-cuda-"));
+  CHECK(a.ends_with(".conf"));
+  CHECK(ld_conf_file_name("/a/cuda") == a);  // stable
+  CHECK(ld_conf_file_name("/x/\xe6\x88\x91 #:dir") .find_first_of(" #:\xe6") == std::string::npos);
+}
+
+TEST_CASE("ld.so.conf.d: folders ldconfig cannot hold are named with the reason", "[ld_conf]") {
+  CHECK(ld_conf_problem("/opt/cuda/lib64").empty());
+  CHECK(ld_conf_problem("/opt/my cuda/lib64").empty());
+  CHECK_THAT(ld_conf_problem("/opt/hash#dir/lib64"), Catch::Contains("comment"));
+  CHECK_THAT(ld_conf_problem("/opt/new\nline"), Catch::Contains("line break"));
+  CHECK_THAT(ld_conf_problem("/opt/colon:dir"), Catch::Contains("':'"));
+  CHECK_THAT(ld_conf_problem("/opt/a=b"), Catch::Contains("TYPE"));
+  CHECK_THAT(ld_conf_problem("relative/lib"), Catch::Contains("absolute"));
+}
+
+TEST_CASE("ld.so.conf.d: the cache's folders for one soname, first wins", "[ld_conf]") {
+  const std::string text = "3 libs found in cache `/etc/ld.so.cache'\n"
+                           "\tlibcudnn_ops.so.9 (libc6,x86-64) => /opt/b/lib/libcudnn_ops.so.9\n"
+                           "\tlibcudnn.so.9 (libc6,x86-64) => /opt/b/lib/libcudnn.so.9\n"
+                           "\tlibcudnn.so.9 (libc6,x86-64) => /opt/a/lib/libcudnn.so.9\n"
+                           "\tlibcudnn.so (libc6,x86-64) => /opt/a/lib/libcudnn.so\n";
+  CHECK(cache_dirs_for(text, "libcudnn.so.9") == std::vector<std::string>{"/opt/b/lib", "/opt/a/lib"});
+  CHECK(cache_dirs_for(text, "libcudnn.so.8").empty());
+}
+
+TEST_CASE("loader path: printed commands name the toolkit, quoted for the shell", "[loader_path]") {
+  CHECK(toolkit_command("/usr/local/cuda", "path", "--apply") == "cudnnctl path --cuda-path /usr/local/cuda --apply");
+  CHECK(toolkit_command("/opt/my cuda", "path") == "cudnnctl path --cuda-path '/opt/my cuda'");
+  CHECK(shell_word("it's") == "'it'\\''s'");
+}
+
+TEST_CASE("loader path: empty and relative LD_LIBRARY_PATH entries are warned about", "[loader_path]") {
+  CHECK(loader_path_warnings("/a:/b").empty());
+  CHECK(loader_path_warnings("/a::/b").size() == 1);
+  CHECK(loader_path_warnings("/a:").size() == 1);
+  CHECK(loader_path_warnings(":/a").size() == 1);
+  const auto rel = loader_path_warnings("/a:lib");
+  REQUIRE(rel.size() == 1);
+  CHECK_THAT(rel[0], Catch::Contains("'lib' is relative"));
+}
