@@ -8,6 +8,7 @@
 
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/platform/files.hpp"
+#include "cudnnctl/platform/permission_hint.hpp"
 
 namespace cudnnctl {
 
@@ -18,7 +19,7 @@ namespace {
 Unexpected<Error> fs_error(const std::string& what, const std::string& path, const std::error_code& ec) {
   std::string hint;
   if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
-    hint = "permission denied: run as root (sudo) on Linux, or from an elevated prompt on Windows";
+    hint = platform::permission_hint();
   else if (ec == std::errc::no_space_on_device)
     hint = "the disk is full: free space and run cudnnctl again (the toolkit was left as it was)";
   return fail(ErrorCode::io, fmt::format("cannot {} '{}': {}", what, path, ec.message()), hint, path);

@@ -12,6 +12,7 @@
 #include "cudnnctl/install/content_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/files.hpp"
+#include "cudnnctl/platform/permission_hint.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -42,7 +43,7 @@ Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
   if (auto ok = fs.make_dirs(state); !ok) {
     Error e = ok.error();
     e.message = fmt::format("cannot write into the toolkit {}: {}", t.root, e.message);
-    if (e.hint.empty()) e.hint = "run as root (sudo) on Linux, or from an elevated prompt on Windows; nothing was changed";
+    if (e.hint.empty()) e.hint = platform::permission_hint() + "; nothing was changed";
     return Unexpected<Error>(e);
   }
   auto lock = platform::FileLock::acquire(state + "/lock");

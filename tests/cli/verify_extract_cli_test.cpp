@@ -9,6 +9,7 @@
 #include "../archive/test_archives.hpp"
 #include "run_cli.hpp"
 #include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/catalog/catalog.hpp"
 
 using namespace cudnnctl;
 using cudnnctl::testing::run;
@@ -49,12 +50,29 @@ TEST_CASE("verify: --sha256, the sidecar and --allow-unverified", "[cli][verify]
   CHECK(run({"verify", tar, "--sha256", std::string(64, '0')}).code == 4);
   CHECK(run({"verify", tar, "--sha256", "123"}).code == 4);
 
-  // catalog knows this name (NVIDIA's hash), so a stand-in fails unless a sidecar overrides
+  // catalog knows this name (NVIDIA's hash), so a stand-in fails; a sidecar that contradicts the catalog
+  // does not override it (whoever placed the archive could place the sidecar): both are named, exit 4
   CHECK(run({"verify", tar}).code == 4);
   std::ofstream(tar + ".sha256") << hash << "  " << L91 << ".tar.xz\n";
   const auto side = run({"verify", tar, "--json"});
-  CHECK(side.code == 0);
-  CHECK(nlohmann::json::parse(side.out)["matched"]["origin"].get<std::string>().rfind("sidecar", 0) == 0);
+  CHECK(side.code == 4);
+  const auto sj = nlohmann::json::parse(side.out);
+  CHECK(sj["error"]["code"] == "verify.mismatch");
+  const auto* known = Catalog::embedded().find_archive(L91 + ".tar.xz");
+  REQUIRE(known);
+  REQUIRE_FALSE(known->hashes.empty());
+  CHECK_THAT(sj["error"]["message"].get<std::string>(),
+             Catch::Contains("disagree") && Catch::Contains(hash) && Catch::Contains("sidecar") && Catch::Contains(known->hashes[0].sha256));
+  CHECK_THAT(sj["error"]["hint"].get<std::string>(), Catch::Contains("--sha256"));
+  // --sha256 is the user's decision: it wins over both
+  CHECK(run({"verify", tar, "--sha256", hash}).code == 0);
+
+  // a sidecar for a name the catalog does not know is the expected hash (with a warning)
+  const auto other = named_copy(tmp, "good/" + L91 + ".tar.xz", "cudnn-linux-x86_64-9.98.0.1_cuda13-archive.tar.xz");
+  std::ofstream(other + ".sha256") << hash << "  cudnn-linux-x86_64-9.98.0.1_cuda13-archive.tar.xz\n";
+  const auto known_by_sidecar = run({"verify", other, "--json"});
+  CHECK(known_by_sidecar.code == 0);
+  CHECK(nlohmann::json::parse(known_by_sidecar.out)["matched"]["origin"].get<std::string>().rfind("sidecar", 0) == 0);
 
   const auto unknown = named_copy(tmp, "good/" + L91 + ".tar.xz", "cudnn-linux-x86_64-9.99.0.1_cuda13-archive.tar.xz");
   const auto refused = run({"verify", unknown});

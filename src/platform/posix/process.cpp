@@ -1,4 +1,5 @@
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/platform/permission_hint.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -19,7 +20,7 @@ Result<FileLock> FileLock::acquire(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return fail(ErrorCode::io, fmt::format("cannot open the lock file '{}': {}", path, std::strerror(errno)),
-                errno == EACCES ? "permission denied: run as root (sudo)" : "", path);
+                errno == EACCES ? permission_hint() : "", path);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     return fail(ErrorCode::io, fmt::format("another cudnnctl run is changing this toolkit (it holds '{}')", path),
