@@ -51,6 +51,13 @@ TEST_CASE("input files: FIFOs given to --catalog, --sha256-file, --path-file, --
   CHECK(consumer.code == 2);
   CHECK_THAT(error_message(consumer), Catch::Contains("--consumer") && Catch::Contains("FIFO"));
 
+  // a renamed archive is sniffed for its format: a FIFO there is refused too
+  const auto odd = (tmp.path() / "odd.zip").string();
+  REQUIRE(::mkfifo(odd.c_str(), 0600) == 0);
+  const auto sniffed = run_binary({"verify", odd, "--sha256", std::string(64, 'a'), "--json"});
+  CHECK(sniffed.code == 2);
+  CHECK_THAT(error_message(sniffed), Catch::Contains("the archive") && Catch::Contains("FIFO"));
+
   REQUIRE(::mkfifo((tar + ".sha256").c_str(), 0600) == 0);
   const auto sidecar = run_binary({"verify", tar, "--json"});
   CHECK(sidecar.code == 2);

@@ -239,3 +239,19 @@ TEST_CASE("path on a toolkit with no cuDNN says so, and claims no installed copy
   CHECK(r.out.find("the installed cuDNN") == std::string::npos);
   CHECK(r.err.find("the installed cuDNN") == std::string::npos);
 }
+
+TEST_CASE("doctor sees the cuDNN an empty LD_LIBRARY_PATH entry loads from the current folder", "[cli][path]") {
+  TempDir tmp;
+  const auto root = toolkit_with_cudnn(tmp.path(), "12.4");
+  const auto cwd = tmp.path() / "cwdtest";
+  put(cwd / "libcudnn.so.9.1.0", "stale");
+  fs::create_symlink("libcudnn.so.9.1.0", cwd / "libcudnn.so.9");
+  const auto old_cwd = fs::current_path();
+  fs::current_path(cwd);
+  ScopedEnv env;
+  env.set("LD_LIBRARY_PATH", "/opt/x::/nonexistent");
+  const auto r = run({"doctor", "--cuda-path", root.string(), "--layer", "2", "--json"});
+  fs::current_path(old_cwd);
+  // before: the empty entry was dropped and the toolkit's copy was said to win
+  CHECK_THAT(r.out, Catch::Contains("an empty entry: the current folder") && Catch::Contains(fs::weakly_canonical(cwd).string()));
+}
