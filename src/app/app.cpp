@@ -90,7 +90,10 @@ std::string command_list() {
 } // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty) {
-  SafeTextStream out(raw_out);
+  // what the user reads passes the terminal filter; the internal child commands (__probe, __workload)
+  // speak JSON lines to their parent, which parses them: they write as they are
+  SafeTextStream safe_out(raw_out);
+  std::ostream& out = !args.empty() && args[0].starts_with("__") ? raw_out : safe_out;
   // build-time generators (CMake runs these to make the man page and the completion)
   if (args.size() == 2 && args[0] == "__generate") {
     if (args[1] == "manpage") out << generate_manpage();
