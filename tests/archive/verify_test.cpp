@@ -32,7 +32,7 @@ TEST_CASE("a mismatch says what it most likely means", "[verify]") {
   CHECK(exit_code_for(ErrorCode::hash_mismatch) == ExitCode::verification_failed);
 }
 
-TEST_CASE("a match names its origin; no expected hash fails closed", "[verify]") {
+TEST_CASE("a match names its origin, no expected hash fails closed", "[verify]") {
   const auto ok = judge_hash("x.zip", 1000, A, {{B, "first", 1000}, {A, "second", std::nullopt}}, false);
   REQUIRE(ok);
   CHECK(ok->matched->origin == "second");

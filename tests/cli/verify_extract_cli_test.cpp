@@ -92,7 +92,7 @@ TEST_CASE("verify: a login page saved as the archive is said so", "[cli][verify]
   CHECK(run({"verify", (tmp.path() / "missing.zip").string(), "--sha256", std::string(64, 'a')}).code == 8);
 }
 
-TEST_CASE("extract: verified extraction into a new folder; hostile and mismatched leave nothing", "[cli][extract]") {
+TEST_CASE("extract: verified extraction into a new folder, hostile and mismatched leave nothing", "[cli][extract]") {
   TempDir tmp;
   const auto zip = named_copy(tmp, "good/python-" + W91 + ".zip", W91 + ".zip");
   const auto hash = *sha256_file(zip);

@@ -40,7 +40,7 @@ TEST_CASE("GITHUB_PATH and GITHUB_ENV are appended in GitHub's formats and read 
   CHECK_THAT(slurp(genv), Catch::Contains("CUDA_PATH<<ghadelimiter_"));
 }
 
-TEST_CASE("outside GitHub Actions nothing is written; a broken runner environment is an error", "[github_env]") {
+TEST_CASE("outside GitHub Actions nothing is written, a broken runner environment is an error", "[github_env]") {
   platform::MapEnvironment off(std::map<std::string, std::string>{{"GITHUB_PATH", "/nonexistent"}});
   const auto none = apply_github_update(off, {{"/x"}, {}});
   REQUIRE(none);

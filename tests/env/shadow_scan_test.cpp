@@ -45,7 +45,7 @@ TEST_CASE("Linux: an older copy earlier on the search order shadows the installe
   CHECK_THAT(off.explanations[0], Catch::Contains("not on the search path"));
 }
 
-TEST_CASE("Windows: System32 comes before PATH; a stale cudnn64_9.dll there wins", "[shadow_scan]") {
+TEST_CASE("Windows: System32 comes before PATH, a stale cudnn64_9.dll there wins", "[shadow_scan]") {
   TempDir tmp;
   const auto win = tmp.path() / "Windows";
   put(win / "System32/cudnn64_9.dll", "stale");

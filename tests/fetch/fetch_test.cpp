@@ -74,7 +74,7 @@ TEST_CASE("fetch: the mirror path, the cache, and nothing downloaded twice", "[f
   CHECK(fetch_url(*site.catalog.find_archive(k_name), "") == "https://developer.download.nvidia.com/" + k_rel);
 }
 
-TEST_CASE("fetch: a cut-off transfer resumes; wrong bytes, 404 and a stall are clear errors that keep nothing as valid", "[fetch]") {
+TEST_CASE("fetch: a cut-off transfer resumes, wrong bytes, 404 and a stall are clear errors that keep nothing as valid", "[fetch]") {
   Site site;
   const auto cut = fetch_archive(site.catalog, site.request("truncate"));
   REQUIRE_FALSE(cut);

@@ -51,7 +51,7 @@ const std::vector<std::string> nothing;
 
 } // namespace
 
-TEST_CASE("Windows 9.1 zip lands in bin, include and lib\\x64; LICENSE in the state folder", "[install_plan]") {
+TEST_CASE("Windows 9.1 zip lands in bin, include and lib/x64, LICENSE in the state folder", "[install_plan]") {
   const auto n = name("cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip");
   const std::string top = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive/";
   const auto l = listing_of({{top + "bin/cudnn64_9.dll", ""}, {top + "bin/cudnn_ops64_9.dll", ""}, {top + "include/cudnn.h", ""},
@@ -70,7 +70,7 @@ TEST_CASE("Windows 9.1 zip lands in bin, include and lib\\x64; LICENSE in the st
   CHECK(p->steps.size() == 5);
 }
 
-TEST_CASE("9.18+ bin\\x64 archives and CUDA 13 bin\\x64 toolkits never nest", "[install_plan]") {
+TEST_CASE("9.18+ bin/x64 archives and CUDA 13 bin/x64 toolkits never nest", "[install_plan]") {
   const auto n = name("cudnn-windows-x86_64-9.19.0.56_cuda13-archive.zip");
   const std::string top = "cudnn-windows-x86_64-9.19.0.56_cuda13-archive/";
   const auto l = listing_of({{top + "bin/x64/cudnn64_9.dll", ""}, {top + "lib/x64/cudnn.lib", ""}});
@@ -88,7 +88,7 @@ TEST_CASE("9.18+ bin\\x64 archives and CUDA 13 bin\\x64 toolkits never nest", "[
   CHECK(step_for(*p8, "lib/x64/cudnn.lib"));  // 8.3-8.7 keep import libraries in lib\ without x64
 }
 
-TEST_CASE("Linux tarballs keep symlink chains; legacy cuda/ archives map too", "[install_plan]") {
+TEST_CASE("Linux tarballs keep symlink chains, legacy cuda/ archives map too", "[install_plan]") {
   const auto n = name("cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz");
   const std::string top = "cudnn-linux-x86_64-9.19.0.56_cuda13-archive/";
   const auto l = listing_of({{top + "lib/libcudnn.so.9.19.0", ""}, {top + "lib/libcudnn.so.9", "libcudnn.so.9.19.0"},
@@ -130,7 +130,7 @@ TEST_CASE("incompatible targets are refused unless --force", "[install_plan]") {
   CHECK(forced->warnings.size() == 1);
 }
 
-TEST_CASE("non-cuDNN members and unknown places are refused; stale cuDNN files are removed", "[install_plan]") {
+TEST_CASE("non-cuDNN members and unknown places are refused, stale cuDNN files are removed", "[install_plan]") {
   const auto n = name("cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz");
   const std::string top = "cudnn-linux-x86_64-9.19.0.56_cuda13-archive/";
   const auto t = toolkit(Os::linux_os, "13.0");

@@ -99,7 +99,7 @@ TEST_CASE("Windows zip into a CUDA 12.4 Windows tree: placed, receipted, idempot
   CHECK_THAT(none.error().message, Catch::Contains("installed nothing"));
 }
 
-TEST_CASE("CUDA 13 trees keep DLLs in bin\\x64; Linux trees keep symlink chains in lib64", "[installer]") {
+TEST_CASE("CUDA 13 trees keep DLLs in bin/x64, Linux trees keep symlink chains in lib64", "[installer]") {
   TempDir tmp;
   const auto win13 = windows_toolkit(tmp.path(), "13.0", true);
   auto fs_ = make_real_fs();
@@ -148,7 +148,7 @@ TEST_CASE("legacy cuda/ archives install too", "[installer]") {
   CHECK(fs::exists(win / "lib/x64/cudnn.lib"));
 }
 
-TEST_CASE("CUDA 11.8 trees: a 9.1 cuda11 tarball, and an 8.6 zip whose import libraries sit in lib\\", "[installer]") {
+TEST_CASE("CUDA 11.8 trees: a 9.1 cuda11 tarball, and an 8.6 zip whose import libraries sit in lib/", "[installer]") {
   TempDir tmp;
   auto fs_ = make_real_fs();
   const auto lin = linux_toolkit(tmp.path(), "11.8");
