@@ -107,6 +107,18 @@ Result<void> SafetyChecker::admit(ArchiveEntry& e) {
   if (path == top && e.type != EntryType::directory) return hostile(raw, "is a file where the top-level folder should be");
 
   if (e.type == EntryType::other) return hostile(raw, "is a device, pipe or socket, not a file, folder or link");
+  // a path cannot be both a file and a folder: writing the second would fail or follow something
+  for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    const auto parent = path.substr(0, slash);
+    if (m_files.count(parent)) return hostile(raw, fmt::format("lies below '{}', which is a file in this archive", parent));
+    m_dirs.insert(parent);
+  }
+  if (e.type == EntryType::directory) {
+    if (m_files.count(path)) return hostile(raw, "is a folder and also a file in this archive");
+    m_dirs.insert(path);
+  } else if (m_dirs.count(path)) {
+    return hostile(raw, "is a file (or link), but other members use it as a folder");
+  }
   if (e.type != EntryType::directory) {
     if (!m_names.insert(path).second) return hostile(raw, "appears twice");
     const auto folded = to_lower_ascii(path);
@@ -129,6 +141,13 @@ Result<void> SafetyChecker::admit(ArchiveEntry& e) {
                               e.size, e.compressed_size, static_cast<double>(e.size) / static_cast<double>(e.compressed_size)),
                   "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
     m_total += e.size;
+    if (m_policy.archive_bytes > 0 && m_total > (1u << 20) &&
+        static_cast<double>(m_total) > static_cast<double>(m_policy.archive_bytes) * m_policy.max_ratio)
+      return fail(ErrorCode::archive_too_large,
+                  fmt::format("refused '{}': its members inflate to more than {} bytes from a {}-byte archive (over {:.0f}:1, reached "
+                              "at '{}'): a compression bomb",
+                              m_policy.archive, m_total, m_policy.archive_bytes, m_policy.max_ratio, raw),
+                  "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
     if (m_total > m_policy.max_total_size)
       return fail(ErrorCode::archive_too_large,
                   fmt::format("refused '{}': its members declare more than {} bytes in total (the cap; reached at '{}')", m_policy.archive,
@@ -150,6 +169,19 @@ Result<void> SafetyChecker::finish() {
     const std::string root = m_policy.expected_top.empty() ? m_top : m_policy.expected_top;
     if (!resolved || (*resolved != root && !resolved->starts_with(root + "/")))
       return hostile(link.name, fmt::format("is a symbolic link to '{}', which points outside the archive's folder", link.link_target));
+  }
+  // every symbolic link ends, through any chain of links, at a file or folder of the archive
+  std::map<std::string, std::string> next;
+  for (const auto& link : m_links)
+    if (link.type == EntryType::symlink) next[link.name] = *resolve_inside(link.name, link.link_target);
+  for (const auto& [name, first] : next) {
+    std::string at = first;
+    for (std::size_t hops = 0; next.count(at); ++hops) {
+      if (hops > next.size()) return hostile(name, "is part of a loop of symbolic links");
+      at = next.at(at);
+    }
+    if (!m_files.count(at) && !m_dirs.count(at))
+      return hostile(name, fmt::format("is a symbolic link to '{}', which is not in this archive (a dangling link)", at));
   }
   for (const auto& link : m_links) {
     const auto prefix = link.name + "/";

@@ -39,7 +39,11 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
     const auto& p = *prepared;
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path dest = fs::absolute(opts->to, ec);
+    // the folder it goes in is resolved through links (a linked parent): staging and the extraction
+    // below it never follow one
+    fs::path dest = fs::absolute(opts->to, ec).lexically_normal();
+    if (dest.filename().empty()) dest = dest.parent_path();
+    if (const auto parent = fs::weakly_canonical(dest.parent_path(), ec); !ec) dest = parent / dest.filename();
     if (fs::exists(fs::symlink_status(dest, ec)) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
       return fail(ErrorCode::io, fmt::format("'{}' already exists and is not an empty folder", opts->to),
                   "choose a new folder with --to; cudnnctl never extracts over existing files", opts->to);
@@ -52,6 +56,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
     eo.threads = opts->threads;
     eo.policy.archive = p.path;
     eo.policy.max_total_size = size_cap(p.catalog_size);
+    if (auto n = platform::file_size(p.path)) eo.policy.archive_bytes = *n;
     if (p.name) eo.policy.expected_top = p.name->top_folder();
     Result<VerifiedExtraction> done = Unexpected<Error>(Error{});
     {

@@ -186,6 +186,8 @@ CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
                                {"summary", outcome->summary},
                                {"removed", outcome->removed},
                                {"restored", outcome->restored},
+                               {"kept", outcome->kept},
+                               {"recovered", outcome->recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome->recovered)},
                                {"toolkit", toolkit->root},
                                {"warnings", io.warnings}}) << "\n";
     } else {

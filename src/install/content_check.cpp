@@ -34,15 +34,22 @@ Result<void> check_content(const ArchiveName& name, const ArchiveListing& listin
       return refuse(fmt::format("its headers say cuDNN {}.{}.{}, the name says {}", *major, *minor, *patch, v.to_string()));
   static const std::regex so_re(R"(^lib(cudnn[a-z_]*)\.so\.(\d+))");
   static const std::regex dll_re(R"(^(cudnn[a-z_]*)64_(\d+)\.dll$)", std::regex::icase);
+  // the main library must be there: an archive without it would install headers only and remove the
+  // toolkit's cuDNN libraries as stale
+  const std::string main_lib = name.os == Os::windows ? fmt::format("cudnn64_{}.dll", v.major()) : fmt::format("libcudnn.so.{}", v.major());
+  bool has_main = false;
   for (const auto& e : listing.entries) {
     if (e.type == EntryType::directory) continue;
     const std::string file(base_name(e.name));
+    const auto lower = to_lower_ascii(file);
+    if (lower == main_lib || (name.os != Os::windows && lower.starts_with(main_lib + "."))) has_main = true;
     std::smatch m;
     if (std::regex_search(file, m, so_re) || std::regex_match(file, m, dll_re)) {
       if (std::stoul(m[2]) != v.major())
         return refuse(fmt::format("'{}' is a cuDNN {} library in a cuDNN {} archive", e.name, m[2].str(), v.major()));
     }
   }
+  if (!has_main) return refuse(fmt::format("it has no {} (cuDNN's main library)", main_lib));
   return {};
 }
 

@@ -22,6 +22,8 @@ Unexpected<Error> fs_error(const std::string& what, const std::string& path, con
     hint = platform::permission_hint();
   else if (ec == std::errc::no_space_on_device)
     hint = "the disk is full: free space and run cudnnctl again (the toolkit was left as it was)";
+  else if (ec == std::errc::read_only_file_system)
+    hint = "the file system is mounted read-only: remount it read-write, then run cudnnctl again";
   return fail(ErrorCode::io, fmt::format("cannot {} '{}': {}", what, path, ec.message()), hint, path);
 }
 
@@ -51,17 +53,17 @@ public:
   }
   Result<void> write_atomic(const std::string& p, const std::string& content) override {
     const std::string tmp = p + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << content;
-      out.flush();
-      if (!out) return fs_error("write", tmp, std::make_error_code(std::errc::io_error));
+    if (auto ok = platform::write_file_durably(tmp, content); !ok) {  // on the disk before it replaces anything
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return ok;
     }
     std::error_code ec;
     fs::rename(tmp, p, ec);  // replaces: this is how a journal or receipt moves to its next state
     if (ec) return fs_error("replace", p, ec);
-    return {};
+    return platform::flush_to_disk(fs::path(p).parent_path().string());
   }
+  Result<void> flush(const std::string& p) override { return platform::flush_to_disk(p); }
   Result<std::string> read_text(const std::string& p) const override {
     std::ifstream in(p, std::ios::binary);
     if (!in) return fail(ErrorCode::file_not_found, fmt::format("cannot read '{}'", p), "", p);

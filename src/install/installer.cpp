@@ -4,12 +4,14 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/archive/reader.hpp"
 #include "cudnnctl/archive/verified_extract.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/install/content_check.hpp"
+#include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
@@ -50,16 +52,81 @@ Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
   if (!lock) return Unexpected<Error>(lock.error());
   auto recovered = recover(fs, state);
   if (!recovered) return Unexpected<Error>(recovered.error());
+  // with the lock held and any interrupted transaction settled, a staging folder belongs to a dead run
+  std::size_t count = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& s : leftover_staging(t.root))
+    if (fs.remove_tree(s.path)) {
+      ++count;
+      bytes += s.bytes;
+    }
+  if (count > 0)
+    *recovered += fmt::format("{}removed {} staging folder{} ({:.1f} MB) that an interrupted run left in {}", recovered->empty() ? "" : "; ",
+                              count, count == 1 ? "" : "s", static_cast<double>(bytes) / 1e6, state);
   return Locked{std::move(*lock), std::move(*recovered)};
 }
 
-std::optional<Receipt> read_receipt(const std::string& state, const InstallFs& fs) {
-  if (fs.entry(receipt_path(state)) == FsEntry::missing) return std::nullopt;
-  auto text = fs.read_text(receipt_path(state));
-  if (!text) return std::nullopt;
-  auto r = receipt_from_json(*text, receipt_path(state));
-  if (!r) return std::nullopt;
-  return *r;
+// The toolkit with its root resolved through links (/usr/local/cuda -> cuda-13.0, a linked parent): the
+// state folder and every journal path are built from it, and the extraction below it follows no link.
+Toolkit resolved(const Toolkit& t) {
+  Toolkit r = t;
+  std::error_code ec;
+  const auto real = std::filesystem::canonical(t.root, ec);
+  if (!ec) r.root = real.string();
+  return r;
+}
+
+std::uint64_t archive_bytes(const std::string& path) {
+  auto n = platform::file_size(path);
+  return n ? *n : 0;
+}
+
+// Before extracting: the folders the install writes to must be writable and on the file system of the
+// state folder, because every placement (and its roll-back) is one atomic rename.
+Result<void> check_destinations(const Toolkit& t, const std::string& state) {
+  auto home = platform::folder_place(state);
+  if (!home) return Unexpected<Error>(home.error());
+  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
+  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
+  for (const auto& d : dirs) {
+    const auto path = t.root + "/" + d;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) continue;  // created below the root, on its file system
+    auto place = platform::folder_place(path);
+    if (!place) return Unexpected<Error>(place.error());
+    if (place->read_only)
+      return fail(ErrorCode::io, fmt::format("cannot install into {}: '{}' is on a read-only file system", t.root, path),
+                  "remount it read-write, then run cudnnctl again; nothing was changed", path);
+    if (place->file_system != home->file_system)
+      return fail(ErrorCode::io,
+                  fmt::format("cannot install into {}: '{}' is on another file system than the toolkit's state folder {}", t.root,
+                              path, state),
+                  "cudnnctl places and rolls back every file by an atomic rename, which cannot cross file systems; keep the "
+                  "toolkit's include and library folders on one file system (a link to a folder on the same one is fine). "
+                  "Nothing was changed",
+                  path);
+  }
+  return {};
+}
+
+// The archive must exist and be readable before anything is created in the toolkit.
+Result<void> check_archive_readable(const std::string& path) {
+  if (auto size = platform::file_size(path); !size) return Unexpected<Error>(size.error());
+  if (auto f = platform::ReadOnlyFile::open(path); !f) return Unexpected<Error>(f.error());
+  return {};
+}
+
+// The receipt, if there is one. One that cannot be read or parsed, or that names paths outside the
+// toolkit, is an error: ignoring it or carrying it forward would lose track of what is installed.
+Result<std::optional<Receipt>> read_receipt(const std::string& state, const InstallFs& fs) {
+  const auto path = receipt_path(state);
+  if (fs.entry(path) == FsEntry::missing) return std::optional<Receipt>();
+  auto text = fs.read_text(path);
+  if (!text) return Unexpected<Error>(text.error());
+  auto r = receipt_from_json(*text, path);
+  if (!r) return Unexpected<Error>(r.error());
+  if (auto ok = check_receipt_paths(*r, path); !ok) return Unexpected<Error>(ok.error());
+  return std::optional<Receipt>(std::move(*r));
 }
 
 // cuDNN files now in the folders an install writes to, relative to the root.
@@ -67,9 +134,11 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
   std::vector<std::string> out;
   std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
   if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
+  // CUDA 13 Windows trees keep DLLs in bin\x64, but older cuDNN DLLs in bin\ still shadow them
+  if (t.os == Os::windows && t.dll_dir != "bin") dirs.push_back("bin");
   for (const auto& d : dirs)
     for (const auto& f : fs.list(t.root + "/" + d))
-      if (is_cudnn_file_name(f)) out.push_back(d + "/" + f);
+      if (is_known_cudnn_file_name(f)) out.push_back(d + "/" + f);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -95,12 +164,41 @@ std::string header_text(const std::string& staging, const ArchiveName& name, con
   return {};
 }
 
+// A repair: the same archive is installed but some of its files differ from the receipt. Only those are
+// re-placed (the damaged copies go to the trash), the receipt stays, so one uninstall still restores the
+// toolkit as it was before cudnnctl first touched it.
+Result<InstallOutcome> repair_install(const InstallRequest& req, const Toolkit& tk, const Receipt& receipt, const std::vector<std::string>& repair,
+                                      InstallPlan plan, const std::string& staging, const std::string& id, InstallFs& fs,
+                                      InstallOutcome out) {
+  const auto state = state_dir_of(tk);
+  const std::string trash = state + "/trash-" + id;
+  Journal j;
+  j.id = id;
+  j.description = fmt::format("repair {} in {}", req.name.canonical, tk.root);
+  for (const auto& s : plan.steps) {
+    if (s.kind == StepKind::remove_stale || std::find(repair.begin(), repair.end(), s.target) == repair.end()) continue;
+    const auto target = tk.root + "/" + s.target;
+    if (fs.entry(target) != FsEntry::missing) j.moves.push_back({target, trash + "/" + s.target});
+    j.moves.push_back({staging + "/" + s.source, target});
+  }
+  j.remove_on_commit = {staging, trash};
+  j.remove_on_rollback = {staging, trash};
+  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  out.changed = true;
+  out.plan = std::move(plan);
+  out.receipt = receipt;
+  out.summary = fmt::format("repaired {} in {}: {} file{} re-placed, the rest already matched the receipt", req.name.canonical, tk.root,
+                            repair.size(), repair.size() == 1 ? "" : "s");
+  return out;
+}
+
 } // namespace
 
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
   InstallOutcome out;
-  const auto& tk = req.toolkit;
+  const Toolkit tk = resolved(req.toolkit);
   const auto state = state_dir_of(tk);
+  if (auto ok = check_archive_readable(req.archive_path); !ok) return Unexpected<Error>(ok.error());
 
   if (req.dry_run) {
     // writes nothing: the plan comes from the listing, the hash is checked first
@@ -114,6 +212,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
     policy.archive = req.archive_path;
     policy.expected_top = req.name.top_folder();
     policy.max_total_size = size_cap(req.catalog_size);
+    policy.archive_bytes = archive_bytes(req.archive_path);
     if (auto ok = check_listing(*listing, policy); !ok) return Unexpected<Error>(ok.error());
     const auto existing = existing_cudnn_files(tk, fs);
     auto plan = make_install_plan({*listing, req.name, tk, req.support, existing, req.force});
@@ -142,8 +241,11 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
     }
   } cleanup{state, fs, !state_existed};
 
-  // Same archive already installed and intact: nothing to do.
-  const auto previous = read_receipt(state, fs);
+  // Same archive already installed and intact: nothing to do. Some files differ: re-place only those.
+  auto read = read_receipt(state, fs);
+  if (!read) return Unexpected<Error>(read.error());
+  const auto& previous = *read;
+  std::vector<std::string> repair;
   if (previous && previous->canonical_name == req.name.canonical) {
     auto judged = verify_file(req);
     if (!judged) return Unexpected<Error>(judged.error());
@@ -157,9 +259,11 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
         return out;
       }
       for (const auto& p : problems) out.warnings.push_back("repairing: " + p);
+      repair = differing_files(*previous, tk.root, fs);
     }
   }
 
+  if (auto ok = check_destinations(tk, state); !ok) return Unexpected<Error>(ok.error());
   const std::string id = platform::unique_id();
   const std::string staging = state + "/staging-" + id;
   const std::string backup_rel = ".cudnnctl/backup-" + id;
@@ -175,6 +279,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   eo.policy.archive = req.archive_path;
   eo.policy.expected_top = req.name.top_folder();
   eo.policy.max_total_size = size_cap(req.catalog_size);
+  eo.policy.archive_bytes = archive_bytes(req.archive_path);
   eo.hash_members = true;
   eo.on_bytes = req.on_bytes;
   auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
@@ -187,6 +292,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   if (!plan) return drop_staging(plan.error());
   for (auto& s : plan->steps)
     if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
+  if (!repair.empty()) return repair_install(req, tk, *previous, repair, std::move(*plan), staging, id, fs, std::move(out));
 
   Receipt receipt;
   receipt.id = id;
@@ -246,8 +352,9 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   return out;
 }
 
-Result<UninstallOutcome> uninstall_cudnn(const Toolkit& tk, InstallFs& fs) {
+Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
   UninstallOutcome out;
+  const Toolkit tk = resolved(given);
   const auto state = state_dir_of(tk);
   if (fs.entry(state) == FsEntry::missing)
     return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
@@ -255,18 +362,36 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& tk, InstallFs& fs) {
   auto locked = lock_and_recover(tk, fs);
   if (!locked) return Unexpected<Error>(locked.error());
   out.recovered = locked->recovered;
-  const auto receipt = read_receipt(state, fs);
-  if (!receipt)
-    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no readable receipt)", tk.root),
+  auto read = read_receipt(state, fs);
+  if (!read) return Unexpected<Error>(read.error());
+  const auto& receipt = *read;
+  if (!receipt) {
+    drop_empty_state(state, fs);  // the lock goes too when nothing else is left
+    if (!out.recovered.empty()) {  // the interrupted run was the only change: rolling it back was the uninstall
+      out.changed = true;
+      out.summary = fmt::format("the interrupted run rolled back above was all: cudnnctl has nothing else installed in {}", tk.root);
+      return out;
+    }
+    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
                 "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
+  }
   const std::string id = platform::unique_id();
   const std::string trash = state + "/trash-" + id;
   Journal j;
   j.id = id;
   j.description = fmt::format("uninstall {} from {}", receipt->canonical_name, tk.root);
+  // an installed file edited since (its size or hash differs from the receipt) is kept beside its place
+  const auto edited = differing_files(*receipt, tk.root, fs);
   for (const auto& f : receipt->files) {
     const auto p = tk.root + "/" + f.path;
     if (fs.entry(p) == FsEntry::missing) continue;
+    if (f.kind != "symlink" && std::find(edited.begin(), edited.end(), f.path) != edited.end()) {
+      std::string aside = f.path + ".cudnnctl-edited";
+      if (fs.entry(tk.root + "/" + aside) != FsEntry::missing) aside += "-" + id;
+      j.moves.push_back({p, tk.root + "/" + aside});
+      out.kept.push_back(aside);
+      continue;
+    }
     j.moves.push_back({p, trash + "/" + f.path});
     ++out.removed;
   }
@@ -288,6 +413,9 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& tk, InstallFs& fs) {
   out.changed = true;
   out.summary = fmt::format("uninstalled {} from {}: {} files removed, {} originals restored", receipt->canonical_name, tk.root,
                             out.removed, out.restored);
+  if (!out.kept.empty())
+    out.summary += fmt::format("; {} file{} you edited after the install kept as {}", out.kept.size(), out.kept.size() == 1 ? "" : "s",
+                               fmt::format("{}", fmt::join(out.kept, ", ")));
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "cudnnctl/install/receipt.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -53,36 +55,55 @@ Result<Receipt> receipt_from_json(const std::string& text, const std::string& or
     for (const auto& b : j.at("replaced")) r.replaced.push_back({b.at("path").get<std::string>(), b.at("backup").get<std::string>()});
     return r;
   } catch (const std::exception& e) {
-    return fail(ErrorCode::io, fmt::format("the install receipt '{}' is unreadable: {}", origin, e.what()),
-                "it was edited or damaged; reinstall the archive to write a new one", origin);
+    return fail(ErrorCode::io, fmt::format("the install receipt '{}' is corrupt: {}", origin, e.what()),
+                fmt::format("cudnnctl cannot tell what it installed, so install and uninstall change nothing while it is there. "
+                            "Put back a good copy if you have one; otherwise move it aside (mv '{0}' '{0}.corrupt'): cudnnctl then "
+                            "forgets that install, its files stay in the toolkit, and the next install replaces them",
+                            origin),
+                origin);
   }
 }
 
-std::vector<std::string> check_receipt(const Receipt& r, const std::string& root, const InstallFs& fs) {
-  std::vector<std::string> problems;
+namespace {
+// One line per installed file that differs from the receipt, with the file's receipt path.
+std::vector<std::pair<std::string, std::string>> differences(const Receipt& r, const std::string& root, const InstallFs& fs) {
+  std::vector<std::pair<std::string, std::string>> problems;
+  auto add = [&](const ReceiptFile& f, std::string why) { problems.emplace_back(f.path, std::move(why)); };
   for (const auto& f : r.files) {
     const auto p = root + "/" + f.path;
     const auto e = fs.entry(p);
     if (f.kind == "symlink") {
-      if (e != FsEntry::symlink) problems.push_back(fmt::format("{}: the link is missing", f.path));
+      if (e != FsEntry::symlink) add(f, fmt::format("{}: the link is missing", f.path));
       else if (auto t = fs.read_link(p); !t || *t != f.link_target)
-        problems.push_back(fmt::format("{}: the link points elsewhere than '{}'", f.path, f.link_target));
+        add(f, fmt::format("{}: the link points elsewhere than '{}'", f.path, f.link_target));
       continue;
     }
     if (e != FsEntry::file) {
-      problems.push_back(fmt::format("{}: missing", f.path));
+      add(f, fmt::format("{}: missing", f.path));
       continue;
     }
     const auto size = fs.size(p);
     if (!size || *size != f.size) {
-      problems.push_back(fmt::format("{}: {} bytes, the receipt says {} (emptied or replaced, e.g. by antivirus?)", f.path,
-                                     size ? *size : 0, f.size));
+      add(f, fmt::format("{}: {} bytes, the receipt says {} (emptied or replaced, e.g. by antivirus?)", f.path, size ? *size : 0, f.size));
       continue;
     }
     const auto hash = fs.sha256(p);
-    if (!hash || *hash != f.sha256) problems.push_back(fmt::format("{}: its SHA-256 differs from the receipt's", f.path));
+    if (!hash || *hash != f.sha256) add(f, fmt::format("{}: its SHA-256 differs from the receipt's", f.path));
   }
   return problems;
+}
+} // namespace
+
+std::vector<std::string> check_receipt(const Receipt& r, const std::string& root, const InstallFs& fs) {
+  std::vector<std::string> out;
+  for (auto& [path, why] : differences(r, root, fs)) out.push_back(std::move(why));
+  return out;
+}
+
+std::vector<std::string> differing_files(const Receipt& r, const std::string& root, const InstallFs& fs) {
+  std::vector<std::string> out;
+  for (auto& [path, why] : differences(r, root, fs)) out.push_back(std::move(path));
+  return out;
 }
 
 } // namespace cudnnctl

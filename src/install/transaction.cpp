@@ -2,12 +2,14 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <filesystem>
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -76,6 +78,7 @@ void cleanup_after_commit(InstallFs& fs, const std::string& state_dir, const Jou
 std::string journal_path(const std::string& state_dir) { return state_dir + "/journal.json"; }
 
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal) {
+  if (auto ok = check_journal_paths(journal, parent_of(state_dir), state_dir); !ok) return ok;  // built from a receipt: check again
   journal.phase = "applying";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) {
     for (const auto& d : journal.remove_on_rollback) (void)fs.remove_tree(d);
@@ -101,6 +104,17 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
     if (auto ok = fs.rename(m.from, m.to); !ok) return undo(ok.error());
     crash_point(++done, nullptr);
   }
+  // before the commit point: the moved files and the folders whose entries changed are on the disk, so
+  // "fully old or fully new" also holds across a power loss
+  std::set<std::string> folders;
+  for (const auto& m : journal.moves) {
+    if (auto ok = fs.flush(m.to); !ok) return undo(ok.error());
+    folders.insert(parent_of(m.to));
+    folders.insert(parent_of(m.from));
+  }
+  for (const auto& f : folders)
+    if (fs.entry(f) != FsEntry::missing)
+      if (auto ok = fs.flush(f); !ok) return undo(ok.error());
   journal.phase = "committed";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) return undo(ok.error());
   crash_point(-1, "committed");
@@ -115,6 +129,8 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir) {
   if (!text) return Unexpected<Error>(text.error());
   auto j = from_json(*text, path);
   if (!j) return Unexpected<Error>(j.error());
+  // a journal names paths to move and folders to delete: all must be cudnnctl's own, or nothing is done
+  if (auto ok = check_journal_paths(*j, parent_of(state_dir), state_dir); !ok) return Unexpected<Error>(ok.error());
   if (j->phase == "committed") {
     cleanup_after_commit(fs, state_dir, *j);
     return fmt::format("finished the interrupted '{}' (it had committed; only clean-up was left)", j->description);

@@ -161,6 +161,15 @@ def main():
     tar_xz(os.path.join(bad, "tar-dotdot.tar.xz"), L91, [(f"{L91}/../evil", b"x")])
     tar_xz(os.path.join(bad, "tar-absolute.tar.xz"), L91, [("/tmp/evil", b"x")])
     tar_xz(os.path.join(bad, "tar-fifo.tar.xz"), L91, [(f"{L91}/fifo", None, tarfile.FIFOTYPE, "")])
+    adv = f"{L91}/lib/libcudnn_adv.so"
+    tar_xz(os.path.join(bad, "tar-link-cycle.tar.xz"), L91, [(f"{adv}.9.1.0", None, tarfile.SYMTYPE, "libcudnn_adv.so"),
+                                                             (adv, None, tarfile.SYMTYPE, "libcudnn_adv.so.9"),
+                                                             (f"{adv}.9", None, tarfile.SYMTYPE, "libcudnn_adv.so.9.1.0")])
+    tar_xz(os.path.join(bad, "tar-link-dangling.tar.xz"), L91, [(adv, None, tarfile.SYMTYPE, "libcudnn_adv.so.7")])
+    tar_xz(os.path.join(bad, "tar-file-and-folder.tar.xz"), L91, [(f"{L91}/include/cudnn_adv.h", b"x"), (f"{L91}/include/cudnn_adv.h/x", b"y")])
+    tar_xz(os.path.join(bad, "tar-xz-bomb.tar.xz"), L91, [(f"{adv}.9.1.0", b"\0" * (16 << 20))])
+    m = {k: v for k, v in win_members(W91).items() if not k.endswith(".dll")}
+    write_zip(os.path.join(odd, "no-dll.zip"), m)
 
     # ---- content that disagrees with NVIDIA's name, or is not cuDNN's
     tar_xz(os.path.join(odd, "header-mismatch.tar.xz"), L91, version_header=header(9, 2, 0))

@@ -19,6 +19,7 @@ struct SafetyPolicy {
   std::string expected_top;        // the single top-level folder; empty: any single folder
   std::uint64_t max_total_size = 8ull << 30;  // declared and actual inflated bytes
   double max_ratio = 100.0;        // uncompressed/compressed per member (zip); NVIDIA's stay under ~10
+  std::uint64_t archive_bytes = 0;  // the archive file's size: bounds the whole archive's ratio too (tar.xz); 0: unknown
 };
 
 /// Default cap: 8 GiB, or 4x the catalog size when known (whichever is smaller).
@@ -44,6 +45,7 @@ private:
   std::map<std::string, std::string> m_folded;  // lower-case -> name
   std::vector<ArchiveEntry> m_links;
   std::set<std::string> m_files;
+  std::set<std::string> m_dirs;  // folders: explicit members and the parents of every member
   std::string m_top;
   std::uint64_t m_total = 0;
 };

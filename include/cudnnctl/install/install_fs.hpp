@@ -30,6 +30,8 @@ public:
   virtual Result<std::string> read_link(const std::string& path) const = 0;
   /// Files (and links) directly inside `dir`, by name.
   virtual std::vector<std::string> list(const std::string& dir) const = 0;
+  /// Flushes a file's data or a folder's entries to the disk (links: nothing to do).
+  virtual Result<void> flush(const std::string& path) = 0;
 };
 
 /// The real file system.
@@ -56,6 +58,7 @@ public:
   Result<std::uint64_t> size(const std::string& p) const override { return m_inner.size(p); }
   Result<std::string> read_link(const std::string& p) const override { return m_inner.read_link(p); }
   std::vector<std::string> list(const std::string& d) const override { return m_inner.list(d); }
+  Result<void> flush(const std::string& p) override { return m_inner.flush(p); }
 
 private:
   Result<void> maybe_fail(const std::string& what, const std::string& path);

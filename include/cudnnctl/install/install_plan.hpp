@@ -59,5 +59,9 @@ Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, co
 
 /// True for file names cuDNN owns: cudnn*.h, cudnn*.dll, cudnn*.lib, libcudnn*.
 bool is_cudnn_file_name(std::string_view file_name);
+/// True for the exact library and header names cuDNN has shipped in any era (libcudnn_ops.so.9,
+/// cudnn_ops_infer64_8.dll, cudnn_version.h, ...): only these are removed as stale. cudnn_frontend*.h,
+/// notes and other files that merely start with "cudnn" are not.
+bool is_known_cudnn_file_name(std::string_view file_name);
 
 } // namespace cudnnctl

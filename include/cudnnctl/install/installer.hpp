@@ -45,6 +45,7 @@ struct UninstallOutcome {
   std::string summary;
   std::size_t removed = 0;
   std::size_t restored = 0;
+  std::vector<std::string> kept;  // installed files edited since, kept as <path>.cudnnctl-edited (toolkit-relative)
   std::string recovered;
 };
 

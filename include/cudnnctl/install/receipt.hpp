@@ -48,5 +48,7 @@ Result<Receipt> receipt_from_json(const std::string& text, const std::string& or
 
 /// Checks the installed files against the receipt; returns one line per problem (empty: all match).
 std::vector<std::string> check_receipt(const Receipt& r, const std::string& root, const InstallFs& fs);
+/// The receipt paths of the installed files that check_receipt finds a problem with.
+std::vector<std::string> differing_files(const Receipt& r, const std::string& root, const InstallFs& fs);
 
 } // namespace cudnnctl

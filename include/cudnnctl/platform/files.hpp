@@ -53,6 +53,21 @@ Result<std::string> convert_to_utf8(std::string_view bytes, const std::string& e
 /// freely, so there it is a plain rename.
 Result<std::string> rename_aside(const std::string& path);
 
+/// Writes `content` to `path` (created, or truncated when it is a file; a link there is refused) and
+/// flushes it to the disk before returning. Errors keep the system's reason (no space, read-only, ...).
+Result<void> write_file_durably(const std::string& path, const std::string& content);
+/// Flushes a regular file's data, or a folder's entries (names created, renamed or removed in it), to the
+/// disk. Links are left alone. On Windows, folder entries are flushed with the volume's metadata.
+Result<void> flush_to_disk(const std::string& path);
+
+/// Where a folder lives: its file system (an id; equal ids mean renames between them work) and whether
+/// that file system is mounted read-only. Follows links.
+struct FolderPlace {
+  std::uint64_t file_system = 0;
+  bool read_only = false;
+};
+Result<FolderPlace> folder_place(const std::string& path);
+
 /// Removes a directory tree (used to drop staging after a failure). Best effort.
 void remove_tree(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <iconv.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,7 +19,8 @@ namespace cudnnctl::platform {
 namespace {
 Unexpected<Error> io_error(const std::string& what, const std::string& path, int e) {
   std::string hint;
-  if (e == ENOSPC) hint = "the disk is full: free space or choose another staging folder";
+  if (e == ENOSPC) hint = "the disk is full: free space and run cudnnctl again";
+  else if (e == EROFS) hint = "the file system is mounted read-only: remount it read-write, or choose a folder on another one";
   else if (e == EACCES || e == EPERM) hint = "permission denied: check the folder's owner and permissions";
   else if (e == EEXIST) hint = "something already has this name; the target must be empty";
   return fail(ErrorCode::io, fmt::format("{} '{}': {}", what, path, std::strerror(e)), hint, path);
@@ -146,6 +148,52 @@ Result<std::string> rename_aside(const std::string& path) {
   const std::string aside = path + ".cudnnctl-old";
   if (::rename(path.c_str(), aside.c_str()) != 0) return io_error("cannot move aside", path, errno);
   return aside;
+}
+
+Result<void> write_file_durably(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error("cannot write", path, errno);
+  const char* p = content.data();
+  std::size_t n = content.size();
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      const int e = errno;
+      ::close(fd);
+      return io_error("cannot write", path, e);
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  if (::fsync(fd) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return io_error("cannot flush to disk", path, e);
+  }
+  if (::close(fd) != 0) return io_error("cannot write", path, errno);
+  return {};
+}
+
+Result<void> flush_to_disk(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return io_error("cannot flush to disk", path, errno);
+  if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return {};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+  if (fd < 0) return io_error("cannot flush to disk", path, errno);
+  const int rc = ::fsync(fd);
+  const int e = errno;
+  ::close(fd);
+  if (rc != 0 && e != EINVAL) return io_error("cannot flush to disk", path, e);  // EINVAL: the file system has no fsync
+  return {};
+}
+
+Result<FolderPlace> folder_place(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return io_error("cannot read", path, errno);
+  struct statvfs vfs {};
+  if (::statvfs(path.c_str(), &vfs) != 0) return io_error("cannot read", path, errno);
+  return FolderPlace{static_cast<std::uint64_t>(st.st_dev), (vfs.f_flag & ST_RDONLY) != 0};
 }
 
 void remove_tree(const std::string& path) {

@@ -181,4 +181,51 @@ void remove_wide(const std::wstring& p) {
 
 void remove_tree(const std::string& path) { remove_wide(win::long_path(path)); }
 
+Result<FolderPlace> folder_place(const std::string& path) {
+  wchar_t volume[MAX_PATH + 1] = {};
+  if (!GetVolumePathNameW(win::long_path(path).c_str(), volume, MAX_PATH)) return io_error("cannot read", path, GetLastError());
+  DWORD serial = 0;
+  DWORD flags = 0;
+  if (!GetVolumeInformationW(volume, nullptr, 0, &serial, nullptr, &flags, nullptr, 0)) return io_error("cannot read", path, GetLastError());
+  return FolderPlace{serial, (flags & FILE_READ_ONLY_VOLUME) != 0};
+}
+
+Result<void> write_file_durably(const std::string& path, const std::string& content) {
+  HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_ALWAYS,
+                         FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return io_error("cannot write", path, GetLastError());
+  const char* p = content.data();
+  std::size_t n = content.size();
+  while (n > 0) {
+    DWORD written = 0;
+    if (!WriteFile(h, p, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &written, nullptr)) {
+      const DWORD e = GetLastError();
+      CloseHandle(h);
+      return io_error("cannot write", path, e);
+    }
+    p += written;
+    n -= written;
+  }
+  const bool flushed = FlushFileBuffers(h) != 0;
+  const DWORD e = GetLastError();
+  CloseHandle(h);
+  if (!flushed) return io_error("cannot flush to disk", path, e);
+  return {};
+}
+
+Result<void> flush_to_disk(const std::string& path) {
+  // folders cannot be opened for FlushFileBuffers without backup rights; NTFS journals their entries
+  const DWORD attrs = GetFileAttributesW(win::long_path(path).c_str());
+  if (attrs == INVALID_FILE_ATTRIBUTES) return io_error("cannot flush to disk", path, GetLastError());
+  if (attrs & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) return {};
+  HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return io_error("cannot flush to disk", path, GetLastError());
+  const bool flushed = FlushFileBuffers(h) != 0;
+  const DWORD e = GetLastError();
+  CloseHandle(h);
+  if (!flushed) return io_error("cannot flush to disk", path, e);
+  return {};
+}
+
 } // namespace cudnnctl::platform

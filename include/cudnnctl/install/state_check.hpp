@@ -1,0 +1,43 @@
+#pragma once
+// What cudnnctl reads back from a toolkit's state folder (receipt.json, journal.json) is data anyone who
+// can write into the toolkit controls. Every path in it must stay inside the toolkit, and everything the
+// journal removes must be a folder cudnnctl makes in its state folder; otherwise the state is refused
+// before anything is touched. Also: the staging folders a dead run left behind.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+#include "cudnnctl/install/receipt.hpp"
+#include "cudnnctl/install/transaction.hpp"
+
+namespace cudnnctl {
+
+/// True for a relative '/'-separated path with no empty, "." or ".." component, no backslash, no NUL,
+/// not starting with '/' or a drive letter: it can only name something below the folder it is joined to.
+bool is_confined_relative(std::string_view rel);
+
+/// True when `path` is `dir` + "/" + a confined relative path.
+bool is_below(std::string_view path, std::string_view dir);
+
+/// Refuses a receipt whose files, replaced originals, backups or backup folder lie outside the toolkit
+/// (or, for backups, outside .cudnnctl/backup-*). `origin` names the receipt in the message.
+Result<void> check_receipt_paths(const Receipt& r, const std::string& origin);
+
+/// Refuses a journal with a move outside `root`, or a removal that is not a staging-, trash- or backup-
+/// folder directly inside `state_dir`.
+Result<void> check_journal_paths(const Journal& j, const std::string& root, const std::string& state_dir);
+
+/// A staging folder (`<state>/staging-<id>`) that an interrupted run left behind.
+struct LeftoverStaging {
+  std::string path;
+  std::uint64_t bytes = 0;
+};
+
+/// The staging folders in `<root>/.cudnnctl`. Read-only: doctor can call it to mention them. While no
+/// cudnnctl run holds the toolkit's lock they belong to dead runs; the next install or uninstall (which
+/// takes the lock first) removes them.
+std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root);
+
+} // namespace cudnnctl

@@ -1,0 +1,104 @@
+#include "cudnnctl/install/state_check.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+bool is_confined_relative(std::string_view rel) {
+  if (rel.empty() || rel.front() == '/' || rel.find('\\') != std::string_view::npos || rel.find('\0') != std::string_view::npos)
+    return false;
+  if (rel.size() >= 2 && rel[1] == ':') return false;  // C:...
+  std::size_t pos = 0;
+  while (pos <= rel.size()) {
+    const auto next = rel.find('/', pos);
+    const auto part = rel.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos);
+    if (part.empty() || part == "." || part == "..") return false;
+    if (next == std::string_view::npos) break;
+    pos = next + 1;
+  }
+  return true;
+}
+
+bool is_below(std::string_view path, std::string_view dir) {
+  if (dir.empty() || path.size() <= dir.size() + 1 || !path.starts_with(dir) || path[dir.size()] != '/') return false;
+  return is_confined_relative(path.substr(dir.size() + 1));
+}
+
+namespace {
+
+Unexpected<Error> forged(const std::string& origin, const std::string& what) {
+  return fail(ErrorCode::io, fmt::format("refusing the install state '{}': {}", origin, what),
+              "cudnnctl never writes such a path, so the file was edited or forged; nothing was changed. Inspect it, "
+              "then move it out of the toolkit's .cudnnctl folder if it is not yours",
+              origin);
+}
+
+// ".cudnnctl/backup-<id>" or ".cudnnctl/backup-<id>/<confined path>"
+bool is_backup_path(std::string_view rel, bool folder_only) {
+  constexpr std::string_view prefix = ".cudnnctl/backup-";
+  if (!is_confined_relative(rel) || !rel.starts_with(prefix) || rel.size() == prefix.size()) return false;
+  const bool nested = rel.find('/', prefix.size()) != std::string_view::npos;
+  return folder_only ? !nested : nested;
+}
+
+// An installed file: in the toolkit's folders, or (the LICENSE) directly in .cudnnctl, never one of
+// cudnnctl's own state files or folders there.
+bool is_installed_path(std::string_view rel) {
+  if (!is_confined_relative(rel)) return false;
+  if (rel == ".cudnnctl") return false;
+  if (!rel.starts_with(".cudnnctl/")) return true;
+  const auto name = rel.substr(10);
+  return name.find('/') == std::string_view::npos && name != "receipt.json" && name != "journal.json" && name != "lock" &&
+         !name.starts_with("staging-") && !name.starts_with("trash-") && !name.starts_with("backup-") && !name.ends_with(".tmp");
+}
+
+} // namespace
+
+Result<void> check_receipt_paths(const Receipt& r, const std::string& origin) {
+  for (const auto& f : r.files)
+    if (!is_installed_path(f.path))
+      return forged(origin, fmt::format("the installed file '{}' lies outside the toolkit's folders", f.path));
+  if (!is_backup_path(r.backup_dir, true))
+    return forged(origin, fmt::format("the backup folder '{}' is not a .cudnnctl/backup-* folder", r.backup_dir));
+  for (const auto& b : r.replaced) {
+    if (!is_confined_relative(b.path) || b.path.starts_with(".cudnnctl/"))
+      return forged(origin, fmt::format("the replaced file '{}' lies outside the toolkit's folders", b.path));
+    if (!is_backup_path(b.backup, false))
+      return forged(origin, fmt::format("the backup '{}' of '{}' is not inside a .cudnnctl/backup-* folder", b.backup, b.path));
+  }
+  return {};
+}
+
+Result<void> check_journal_paths(const Journal& j, const std::string& root, const std::string& state_dir) {
+  const auto origin = journal_path(state_dir);
+  for (const auto& m : j.moves)
+    for (const auto* p : {&m.from, &m.to})
+      if (!is_below(*p, root)) return forged(origin, fmt::format("the move of '{}' to '{}' leaves the toolkit {}", m.from, m.to, root));
+  for (const auto* list : {&j.remove_on_commit, &j.remove_on_rollback})
+    for (const auto& d : *list) {
+      const bool ok = is_below(d, state_dir) && d.find('/', state_dir.size() + 1) == std::string::npos &&
+                      (d.compare(state_dir.size() + 1, 8, "staging-") == 0 || d.compare(state_dir.size() + 1, 6, "trash-") == 0 ||
+                       d.compare(state_dir.size() + 1, 7, "backup-") == 0);
+      if (!ok) return forged(origin, fmt::format("it would remove '{}', which is not a folder cudnnctl makes in {}", d, state_dir));
+    }
+  return {};
+}
+
+std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root) {
+  std::vector<LeftoverStaging> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(toolkit_root) / ".cudnnctl", ec)) {
+    if (!e.path().filename().string().starts_with("staging-") || e.is_symlink(ec) || !e.is_directory(ec)) continue;
+    LeftoverStaging s{e.path().string(), 0};
+    for (auto it = fs::recursive_directory_iterator(e.path(), ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file(ec) && !it->is_symlink(ec)) s.bytes += it->file_size(ec);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "../archive/test_archives.hpp"
+#include "cudnnctl/install/install_plan.hpp"
+#include "cudnnctl/install/state_check.hpp"
+#include "toolkit_trees.hpp"
+
+using namespace cudnnctl;
+using namespace cudnnctl::testing;
+
+TEST_CASE("state paths: only plain relative paths below the toolkit", "[state_check]") {
+  CHECK(is_confined_relative("include/cudnn.h"));
+  CHECK(is_confined_relative(".cudnnctl/backup-1/lib64/libcudnn.so.9"));
+  for (const char* bad : {"", "/etc/passwd", "../victim/file.txt", "include/../../x", "include//cudnn.h", "./include/cudnn.h",
+                          "include/.", "C:/Windows/evil.dll", "include\\..\\..\\x", "include/"})
+    CHECK_FALSE(is_confined_relative(bad));
+  CHECK(is_below("/opt/cuda/include/cudnn.h", "/opt/cuda"));
+  CHECK_FALSE(is_below("/opt/cuda", "/opt/cuda"));
+  CHECK_FALSE(is_below("/opt/cudax/include/cudnn.h", "/opt/cuda"));
+  CHECK_FALSE(is_below("/opt/cuda/../victim", "/opt/cuda"));
+  CHECK_FALSE(is_below("/victim", "/opt/cuda"));
+}
+
+TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[state_check]") {
+  Receipt r;
+  r.backup_dir = ".cudnnctl/backup-1";
+  r.files.push_back({"include/cudnn.h", "file", 1, "", ""});
+  r.files.push_back({".cudnnctl/cudnn-9.1.0.70-LICENSE", "file", 1, "", ""});
+  r.replaced.push_back({"include/cudnn.h", ".cudnnctl/backup-1/include/cudnn.h"});
+  CHECK(check_receipt_paths(r, "receipt.json"));
+  auto forged = r;
+  forged.files.push_back({"../victim2/file.txt", "file", 1, "", ""});
+  const auto e = check_receipt_paths(forged, "receipt.json");
+  REQUIRE_FALSE(e);
+  CHECK(e.error().code == ErrorCode::io);
+  CHECK_THAT(e.error().message, Catch::Contains("refusing the install state") && Catch::Contains("../victim2/file.txt"));
+  forged = r;
+  forged.replaced.push_back({"../victim3/planted.sh", ".cudnnctl/payload"});
+  CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
+  forged = r;
+  forged.replaced[0].backup = ".cudnnctl/payload";  // not inside a backup folder
+  CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
+  for (const char* own : {".cudnnctl/receipt.json", ".cudnnctl/journal.json", ".cudnnctl/lock", ".cudnnctl/backup-1/x", ".cudnnctl"}) {
+    forged = r;
+    forged.files.push_back({own, "file", 1, "", ""});
+    CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
+  }
+  forged = r;
+  forged.backup_dir = "";  // uninstall would remove <root>/ as the backup folder
+  CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
+  forged = r;
+  forged.backup_dir = ".cudnnctl";
+  CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
+
+  Journal j;
+  j.moves = {{"/t/include/cudnn.h", "/t/.cudnnctl/backup-1/include/cudnn.h"}, {"/t/.cudnnctl/staging-1/x/cudnn.h", "/t/include/cudnn.h"}};
+  j.remove_on_commit = {"/t/.cudnnctl/staging-1", "/t/.cudnnctl/trash-1"};
+  j.remove_on_rollback = {"/t/.cudnnctl/staging-1", "/t/.cudnnctl/backup-1"};
+  CHECK(check_journal_paths(j, "/t", "/t/.cudnnctl"));
+  auto bad = j;
+  bad.remove_on_commit.push_back("/victim");
+  CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
+  bad = j;
+  bad.remove_on_rollback.push_back("/t/.cudnnctl/staging-1/../../include");
+  CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
+  bad = j;
+  bad.remove_on_commit.push_back("/t/include");
+  CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
+  bad = j;
+  bad.moves.push_back({"/t/.cudnnctl/payload", "/victim3/planted.sh"});
+  CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
+}
+
+TEST_CASE("stale cuDNN files are known library and header names only", "[install_plan][stale]") {
+  for (const char* f : {"libcudnn.so.9", "libcudnn_ops.so.9.1.0", "libcudnn_cnn_infer.so.8", "libcudnn_static_v8.a", "libcudnn_adv_train.so",
+                        "libcudnn_engines_runtime_compiled.so.9", "cudnn.h", "cudnn_version.h", "cudnn_ops_infer.h", "cudnn_v8.h",
+                        "cudnn_backend.h", "cudnn64_8.dll", "CUDNN_OPS_INFER64_8.DLL", "cudnn_heuristic64_9.dll", "cudnn.lib",
+                        "cudnn_graph.lib", "cudnn64_7.dll"})
+    CHECK(is_known_cudnn_file_name(f));
+  for (const char* f : {"cudnn_frontend.h", "cudnn_frontend_utils.h", "cudnn_README.txt", "cudnn_notes.md", "libcudnn.so.9.cudnnctl-old",
+                        "cudnn.h.cudnnctl-edited", "libcudnn_frontend.so", "cudnnx.dll"})
+    CHECK_FALSE(is_known_cudnn_file_name(f));
+}
+
+TEST_CASE("leftover staging folders are listed with their size", "[state_check]") {
+  TempDir tmp;
+  CHECK(leftover_staging(tmp.str()).empty());
+  put(tmp.path() / ".cudnnctl/staging-dead/cudnn/lib/libcudnn.so.9", std::string(1000, 'x'));
+  put(tmp.path() / ".cudnnctl/backup-1/x", "kept");
+  const auto left = leftover_staging(tmp.str());
+  REQUIRE(left.size() == 1);
+  CHECK(left[0].path == (tmp.path() / ".cudnnctl/staging-dead").string());
+  CHECK(left[0].bytes == 1000);
+}
