@@ -56,7 +56,7 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   }
 }
 
-void gather_state(DoctorFacts& f, unsigned needs) {
+void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t || !(needs & need_receipt)) return;
   const auto state = state_dir_of(*t);
@@ -67,8 +67,8 @@ void gather_state(DoctorFacts& f, unsigned needs) {
     f.interrupted.journal_phase = (*j)->phase;
     f.interrupted.journal_description = (*j)->description;
   }
-  for (const auto& n : fs_->list(state))
-    if (n.starts_with("staging-") && fs_->entry(state + "/" + n) == FsEntry::directory) f.interrupted.staging.push_back(state + "/" + n);
+  for (const auto& n : sys.list_dir(state))
+    if (n.starts_with("staging-") && sys.is_dir(join_path(state, n))) f.interrupted.staging.push_back(join_path(state, n));
   if (!f.major) return;
   auto& r = f.receipt;
   if (fs_->entry(receipt_path(state)) == FsEntry::missing) return;
@@ -121,7 +121,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.model = t->os == Os::windows ? LoaderModel::windows_pe : LoaderModel::linux_elf;
   gather_files(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
-  gather_state(f, needs);
+  gather_state(f, needs, sys);
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
   if (needs & need_frameworks) gather_frameworks(f, env, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);

@@ -201,7 +201,7 @@ TEST_CASE("native Windows uses the Windows loader model: PE imports along the DL
   CHECK(run(f, check_loader_load)[0].status == CheckStatus::pass);
 }
 
-TEST_CASE("--layer 2 starts no child process; a full run probes once", "[doctor][checks]") {
+TEST_CASE("only layer 2 starts no child process and a full run probes once", "[doctor][checks]") {
   TempDir tmp;
   const auto root = linux_toolkit(tmp.path(), "12.4");
   FakeSystem sys;

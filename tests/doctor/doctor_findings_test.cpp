@@ -116,7 +116,7 @@ TEST_CASE("libraries that are not ELF are not blamed on a missing zlib", "[docto
   CHECK_THAT(c->cause + c->fix, !Catch::Contains("zlib") && !Catch::Contains("libz"));
 }
 
-TEST_CASE("a Windows tree whose DLLs are unreadable: no 'all 0 imports resolve', no Linux fixes", "[doctor][doctor_findings]") {
+TEST_CASE("a Windows tree whose DLLs are unreadable: no all-0-imports pass and no Linux fixes", "[doctor][doctor_findings]") {
   TempDir tmp;
   const auto root = windows_toolkit(tmp.path(), "12.4", false);
   for (const auto* d : {"cudnn64_9.dll", "cudnn_graph64_9.dll", "cudnn_ops64_9.dll"}) put(root / "bin" / d, "\x7f" "ELF not a DLL");

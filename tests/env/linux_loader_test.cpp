@@ -15,7 +15,7 @@ TEST_CASE("the ld.so cache as ldconfig -p prints it: the first entry of a name w
   CHECK(cache.at("libz.so.1") == "/lib/x86_64-linux-gnu/libz.so.1");
 }
 
-TEST_CASE("$ORIGIN and ${ORIGIN} in a RUNPATH", "[linux_loader]") {
+TEST_CASE("ORIGIN in a RUNPATH, braced or not, is the library folder", "[linux_loader]") {
   CHECK(expand_origin("$ORIGIN:${ORIGIN}/../lib::/opt/x", "/t/lib64") == std::vector<std::string>{"/t/lib64", "/t/lib64/../lib", "/opt/x"});
 }
 

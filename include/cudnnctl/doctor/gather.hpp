@@ -12,7 +12,7 @@ DoctorFacts gather_facts(const DoctorOptions& options, const platform::Environme
 // the parts, in the order gather_facts runs them (each file: gather_<part>.cpp)
 void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env);
 void gather_files(DoctorFacts& f, DoctorSystem& sys);
-void gather_state(DoctorFacts& f, unsigned needs);
+void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
 void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
 /// The Windows loader model's folders: from the given PATH and drive mappings (a tree read offline), or
