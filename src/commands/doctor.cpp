@@ -11,11 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/env/reg_export.hpp"
+#include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/input_file.hpp"
@@ -28,6 +31,8 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.doctor/1)");
+  auto catalog = std::make_shared<std::string>();
+  sub.add_option("--catalog", *catalog, "Release catalog JSON to use instead of the built-in one (minimum drivers, GPUs)");
   auto html = std::make_shared<std::string>();
   sub.add_option("--html", *html, "Also write the report as one self-contained HTML page to FILE");
   sub.add_flag("--offline", opts->offline, "Read files only: load nothing, touch no driver or GPU (implied for a toolkit of another OS)");
@@ -41,8 +46,17 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, path_value, path_value_given, path_files](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files](Io& io) -> Result<ExitCode> {
     opts->self_exe = platform::self_executable();
+    Catalog catalog_storage;
+    auto selected = select_catalog(*catalog, catalog_storage);
+    if (!selected) return Unexpected<Error>(selected.error());
+    opts->catalog = *selected;
+    if (!opts->cuda_path.empty())
+      if (auto t = read_toolkit(opts->cuda_path, "--cuda-path"); !t)
+        return fail(ErrorCode::input_invalid, fmt::format("--cuda-path '{}' is not a CUDA toolkit: {}", opts->cuda_path, t.error().message),
+                    "name the toolkit's root folder (it holds include/cuda.h), or leave --cuda-path out to diagnose the one the environment names",
+                    opts->cuda_path);
     namespace fs = std::filesystem;
     std::error_code ec;
     for (const auto& d : opts->drives)

@@ -33,7 +33,6 @@ std::string shorten(const std::string& s, std::size_t max) {
   return s.substr(0, head) + "..." + s.substr(s.size() - tail);
 }
 
-constexpr const char* k_layers[] = {"", "toolkit", "files", "loader", "driver and device", "workload"};
 
 const char* k_css = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:24px auto;max-width:1180px;color:#1d2330;background:#fafbfc}
@@ -126,13 +125,9 @@ std::string search_svg(const ShadowReport& sh) {
 } // namespace
 
 std::string doctor_html(const DoctorReport& r) {
-  const auto code = doctor_exit_code(r);
+  const auto summary = summarize(r);
+  const auto code = summary.code;
   const char* summary_class = code == ExitCode::ok ? "ok" : code == ExitCode::doctor_failed ? "problems" : "gpu-skipped";
-  const char* summary_text = code == ExitCode::ok               ? "healthy"
-                             : code == ExitCode::doctor_failed ? "problems found"
-                                                               : "healthy up to the GPU layers, which were skipped";
-  std::map<CheckStatus, int> counts;
-  for (const auto& c : r.checks) ++counts[c.status];
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cudnnctl doctor";
   if (r.toolkit) out += " - " + esc(r.toolkit->root);
   out += "</title>\n<style>" + std::string(k_css) + "</style></head>\n<body>\n<h1>cudnnctl doctor</h1>\n";
@@ -145,9 +140,9 @@ std::string doctor_html(const DoctorReport& r) {
     out += "no CUDA toolkit was found";
   out += "</div>\n";
   out += fmt::format("<div id=\"summary\" class=\"summary {}\" data-exit-code=\"{}\">{} (exit {})</div>\n", summary_class, to_int(code),
-                     summary_text, to_int(code));
+                     summary.verdict, to_int(code));
   out += fmt::format("<div class=\"counts\"><span>{} passed</span><span>{} warnings</span><span>{} failed</span><span>{} skipped</span></div>\n",
-                     counts[CheckStatus::pass], counts[CheckStatus::warn], counts[CheckStatus::fail], counts[CheckStatus::skip]);
+                     summary.passed, summary.warnings, summary.failed, summary.skipped);
 
   out += "<h2>Checks, layer by layer</h2>\n<table id=\"checks\">\n<thead><tr><th>status</th><th>check</th><th>finding</th><th>cause and fix</th></tr></thead>\n<tbody>\n";
   int layer = 0;
@@ -155,7 +150,7 @@ std::string doctor_html(const DoctorReport& r) {
     if (c.layer != layer) {
       layer = c.layer;
       out += fmt::format("<tr class=\"layer\" data-layer=\"{}\"><td colspan=\"4\">layer {} &middot; {}</td></tr>\n", layer, layer,
-                         k_layers[std::clamp(layer, 0, 5)]);
+                         layer_name(layer));
     }
     const std::string status(to_string(c.status));
     out += fmt::format("<tr class=\"check {}\" data-id=\"{}\" data-layer=\"{}\"><td><span class=\"badge {}\">{}</span></td><td class=\"id\">{}</td><td>{}</td><td class=\"why\">",

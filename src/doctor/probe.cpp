@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -18,24 +19,10 @@ namespace cudnnctl {
 namespace fs = std::filesystem;
 
 std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned major, Os os) {
-  const std::regex re = os == Os::windows ? std::regex(fmt::format(R"(^cudnn_[a-z_]+64_{}\.dll$)", major), std::regex::icase)
-                                          : std::regex(fmt::format(R"(^libcudnn_[a-z_]+\.so\.{}$)", major));
-  std::vector<std::string> out;
+  std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const auto n = e.path().filename().string();
-    if (std::regex_match(n, re)) out.push_back(n);
-  }
-  // graph (and ops) first: the others need them; heuristic and engines last
-  auto rank = [](const std::string& n) {
-    for (const auto& [key, r] : std::vector<std::pair<std::string, int>>{{"_graph", 0}, {"_ops", 1}, {"_cnn", 2}, {"_adv", 3}})
-      if (n.find(key) != std::string::npos) return r;
-    return 4;
-  };
-  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
-    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
-  });
-  return out;
+  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+  return cudnn_sub_library_files(names, major, os);  // graph and ops first: the others need them
 }
 
 namespace {

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 
@@ -47,13 +47,13 @@ bool is_vc_runtime(const std::string& lower) {
 // Folders searched in order, each listed once, names compared case-insensitively as Windows does.
 class DllSearch {
 public:
+  explicit DllSearch(const FileSnapshot& files) : m_files(files) {}
   void add(const std::string& local, const std::string& via) {
     if (local.empty()) return;
     for (const auto& d : m_dirs)
       if (d.local == local) return;
     Dir d{local, via, {}};
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(local, ec)) d.names[to_lower_ascii(e.path().filename().string())] = e.path().filename().string();
+    for (const auto& n : m_files.list(local)) d.names[to_lower_ascii(n)] = n;
     m_dirs.push_back(std::move(d));
   }
   struct Hit {
@@ -63,7 +63,7 @@ public:
   std::optional<Hit> find(const std::string& name) const {
     const auto lower = to_lower_ascii(name);
     for (const auto& d : m_dirs)
-      if (const auto it = d.names.find(lower); it != d.names.end()) return Hit{(fs::path(d.local) / it->second).string(), d.via};
+      if (const auto it = d.names.find(lower); it != d.names.end()) return Hit{join_path(d.local, it->second), d.via};
     return std::nullopt;
   }
 
@@ -72,11 +72,12 @@ private:
     std::string local, via;
     std::map<std::string, std::string> names;
   };
+  const FileSnapshot& m_files;
   std::vector<Dir> m_dirs;
 };
 
 DllSearch search_for(const OfflineWindows& in) {
-  DllSearch s;
+  DllSearch s(in.files);
   s.add(in.dll_dir, "the cuDNN folder");
   for (const auto& b : in.toolkit_bins) s.add(b, "the toolkit");
   if (in.system32) s.add(*in.system32, "System32");
@@ -84,19 +85,22 @@ DllSearch search_for(const OfflineWindows& in) {
   return s;
 }
 
-std::vector<std::string> cudnn_dlls(const std::string& dir) {
+Result<PeImports> pe_in(const FileSnapshot& files, const std::string& path) {
+  if (const auto* pe = files.pe_of(path)) return *pe;
+  return fail(ErrorCode::io, fmt::format("{} was not read", path));
+}
+
+} // namespace
+
+std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names) {
   std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const auto n = e.path().filename().string();
+  for (const auto& n : names) {
     const auto lower = to_lower_ascii(n);
     if (lower.ends_with(".dll") && (lower.starts_with("cudnn") || lower == "zlibwapi.dll")) out.push_back(n);
   }
   std::sort(out.begin(), out.end());
   return out;
 }
-
-} // namespace
 
 std::string windows_driver_version(const std::string& v) {
   const auto parts = split(v, '.');
@@ -112,16 +116,18 @@ std::string windows_nvrtc_dll(const std::string& cuda_major) {
   return fmt::format("nvrtc64_{}0_0.dll", cuda_major);
 }
 
-Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version) {
+Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version, const FileSnapshot& files) {
   std::map<std::string, std::vector<std::string>> by_version;  // release (x.y.z) -> DLLs
   std::vector<std::string> unversioned, full;
   std::set<std::string> builds;
-  static const std::regex ours(R"(^cudnn[a-z_]*64_(\d+)\.dll$)", std::regex::icase);
-  for (const auto& d : cudnn_dlls(dll_dir)) {
-    std::smatch m;
-    if (!std::regex_match(d, m, ours) || std::stoul(m[1].str()) != major) continue;
-    auto pe = read_pe_file((fs::path(dll_dir) / d).string());
+  std::size_t readable = 0, ours = 0;
+  for (const auto& d : cudnn_dll_names(files.list(dll_dir))) {
+    const auto c = classify_cudnn_file(d, Os::windows);
+    if (!c || c->major != major) continue;
+    ++ours;
+    auto pe = pe_in(files, join_path(dll_dir, d));
     if (!pe) continue;  // files.dlls names unreadable DLLs
+    ++readable;
     if (pe->file_version.empty() || !pe->file_version.starts_with(std::to_string(major) + ".")) {
       unversioned.push_back(d);
       continue;
@@ -139,6 +145,9 @@ Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std
     return make("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN releases in {} (version resources): {}", dll_dir, fmt::join(groups, "; ")),
                 "files.versions.mixed");
   }
+  if (ours && !readable)
+    return make("files.versions", 2, CheckStatus::skip,
+                fmt::format("none of the {} cuDNN DLLs could be read (files.dlls names them): their versions are unknown", ours));
   if (by_version.empty())
     return make("files.versions", 2, CheckStatus::pass,
                 fmt::format("no cuDNN DLL carries a version resource; the header gives {}", header_version.empty() ? "no version" : header_version));
@@ -151,14 +160,29 @@ Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std
                           header_version.empty() ? "" : ", as cudnn_version.h does", none));
 }
 
-std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
+namespace {
+
+std::string searched_folders(const OfflineWindows& in) {
+  std::vector<std::string> where{"the cuDNN folder", "the toolkit's bin"};
+  if (in.system32) where.push_back("System32");
+  if (!in.path.empty()) where.push_back("PATH");
+  return fmt::format("{}", fmt::join(where, ", "));
+}
+
+} // namespace
+
+std::vector<Check> windows_loader_needed(const OfflineWindows& in) {
   std::vector<Check> out;
   const auto search = search_for(in);
   std::vector<std::string> unresolved, vc_missing, unchecked;
   std::size_t resolved = 0, system = 0;
-  for (const auto& d : cudnn_dlls(in.dll_dir)) {
-    auto pe = read_pe_file((fs::path(in.dll_dir) / d).string());
-    if (!pe) continue;  // reported by files.dlls
+  std::vector<std::string> unreadable;
+  for (const auto& d : cudnn_dll_names(in.files.list(in.dll_dir))) {
+    auto pe = pe_in(in.files, join_path(in.dll_dir, d));
+    if (!pe) {
+      unreadable.push_back(d);  // files.dlls says why
+      continue;
+    }
     std::vector<std::pair<std::string, bool>> wanted;
     for (const auto& i : pe->imports) wanted.push_back({i, false});
     for (const auto& i : pe->delay_imports) wanted.push_back({i, true});
@@ -180,24 +204,32 @@ std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
       (is_vc_runtime(lower) ? vc_missing : unresolved).push_back(what);
     }
   }
-  std::vector<std::string> where{"the cuDNN folder", "the toolkit's bin"};
-  if (in.system32) where.push_back("System32");
-  if (!in.path.empty()) where.push_back("PATH");
-  const auto searched = fmt::format("{}", fmt::join(where, ", "));
+  const auto searched = searched_folders(in);
+  if (!unreadable.empty())
+    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+                       fmt::format("{} of the cuDNN DLLs are not readable DLLs, so their imports could not be checked: {}", unreadable.size(),
+                                   fmt::join(unreadable, ", ")),
+                       "files.dlls"));
   if (!unresolved.empty())
     out.push_back(make("loader.needed", 3, CheckStatus::fail,
                        fmt::format("not found in {}: {}", searched, fmt::join(unresolved, "; ")), "loader.needed.windows"));
   if (!vc_missing.empty())
     out.push_back(make("loader.needed", 3, CheckStatus::fail,
                        fmt::format("the Visual C++ runtime is missing from System32: {}", fmt::join(vc_missing, "; ")), "loader.needed.vcredist"));
-  if (unresolved.empty() && vc_missing.empty())
+  if (unresolved.empty() && vc_missing.empty() && unreadable.empty())
     out.push_back(make("loader.needed", 3, CheckStatus::pass,
                        fmt::format("all {} imports of the cuDNN DLLs resolve (in {}){}{}", resolved + system, searched,
                                    system ? fmt::format(", {} of them API sets Windows provides", system) : std::string(),
                                    unchecked.empty() ? std::string()
                                                      : fmt::format("; not checked without --system32: {}", fmt::join(unchecked, ", ")))));
+  return out;
+}
 
-  // what cuDNN opens by name at run time (LoadLibrary): cuBLASLt and NVRTC of the toolkit's CUDA major
+// what cuDNN opens by name at run time (LoadLibrary): cuBLASLt and NVRTC of the toolkit's CUDA major
+std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in) {
+  std::vector<Check> out;
+  const auto search = search_for(in);
+  const auto searched = searched_folders(in);
   std::vector<std::pair<std::string, std::string>> runtime;
   if (!in.cuda_major.empty()) {
     runtime.push_back({fmt::format("cublasLt64_{}.dll", in.cuda_major), "cudnn_adv and the precompiled engines"});
@@ -214,6 +246,12 @@ std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
                        "loader.runtime_deps"));
   else if (!found.empty())
     out.push_back(make("loader.runtime_deps", 3, CheckStatus::pass, fmt::format("found: {}", fmt::join(found, ", "))));
+  return out;
+}
+
+std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
+  auto out = windows_loader_needed(in);
+  for (auto& c : windows_loader_runtime_deps(in)) out.push_back(std::move(c));
   out.push_back(make("loader.load", 3, CheckStatus::skip,
                      "offline: nothing is loaded from a Windows toolkit read here; the imports above were resolved from the files"));
   return out;
@@ -226,7 +264,7 @@ std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::s
                        "offline: that machine's System32 was not given (--system32 DIR), so its driver (nvcuda.dll) was not read"));
     return out;
   }
-  DllSearch s;
+  DllSearch s(in.files);
   s.add(*in.system32, "System32");
   const auto hit = s.find("nvcuda.dll");
   if (!hit) {
@@ -234,7 +272,7 @@ std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::s
                        "driver.none"));
     return out;
   }
-  auto pe = read_pe_file(hit->path);
+  auto pe = pe_in(in.files, hit->path);
   if (!pe) {
     out.push_back(make("driver.library", 4, CheckStatus::fail, fmt::format("{}: {}", hit->path, pe.error().message), "driver.init"));
     return out;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/env/ld_conf.hpp"
 
 namespace cudnnctl {
@@ -78,10 +79,8 @@ unsigned toolkit_cudnn_major(const Toolkit& t) {
   std::ifstream in(fs::path(t.root) / t.include_dir / "cudnn_version.h");
   std::stringstream ss;
   ss << in.rdbuf();
-  std::smatch m;
-  const auto text = ss.str();
-  if (std::regex_search(text, m, std::regex(R"(#define\s+CUDNN_MAJOR\s+(\d+))"))) return static_cast<unsigned>(std::stoul(m[1]));
-  return 9;
+  const auto v = parse_version_header(ss.str());
+  return v ? v->major : 9;
 }
 
 LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_value, const std::string& system_root,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -12,7 +13,7 @@
 namespace cudnnctl {
 
 PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,
-                            const std::string& consumer) {
+                            const std::string& consumer, const std::string* ld_cache_text) {
   PathReport r;
   const auto host = platform::detect_host();
   r.plan = plan_loader_path(toolkit, env.get(toolkit.os == Os::windows ? "PATH" : "LD_LIBRARY_PATH").value_or(""), system_root, env);
@@ -42,19 +43,14 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
     auto elf = read_elf_file(consumer);
     if (!elf) r.notes.push_back(elf.error().message);
     else {
-      const auto origin = std::filesystem::path(consumer).parent_path().string();
-      for (auto d : split(elf->runpath.empty() ? elf->rpath : elf->runpath, ':')) {
-        std::string dir(d);
-        for (const std::string tag : {"$ORIGIN", "${ORIGIN}"})
-          for (auto pos = dir.find(tag); pos != std::string::npos; pos = dir.find(tag)) dir.replace(pos, tag.size(), origin);
-        if (!dir.empty()) runpath.push_back(dir);
-      }
+      runpath = expand_origin(elf->runpath.empty() ? elf->rpath : elf->runpath, std::filesystem::path(consumer).parent_path().string());
     }
   }
   std::vector<std::string> cache;
-  if (auto text = platform::run_capture({"ldconfig", "-p"}); text) cache = parse_ldconfig_cache(*text);
+  if (ld_cache_text) cache = parse_ldconfig_cache(*ld_cache_text);
+  else if (auto text = platform::run_capture({"ldconfig", "-p"}); text) cache = parse_ldconfig_cache(*text);
   else r.notes.push_back("the ld.so cache could not be read (ldconfig -p): it is left out of the search order");
-  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache), LoaderFlavor::linux_ld, major, installed_dir);
+  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
   return r;
 }
 

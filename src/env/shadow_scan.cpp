@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/linux_loader.hpp"
+#include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 
@@ -17,14 +20,16 @@ namespace cudnnctl {
 namespace fs = std::filesystem;
 
 std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
+  // in cache order (parse_ld_cache keys by name): the folders of the lines naming libcudnn
   std::vector<std::string> dirs;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    const auto arrow = line.find("=> ");
-    if (arrow == std::string::npos || line.find("libcudnn") == std::string::npos) continue;
-    const auto dir = fs::path(line.substr(arrow + 3)).parent_path().string();
-    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+    if (line.find("libcudnn") == std::string::npos) continue;
+    for (const auto& [name, path] : parse_ld_cache(line)) {
+      const auto dir = fs::path(path).parent_path().string();
+      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+    }
   }
   return dirs;
 }
@@ -43,8 +48,7 @@ std::vector<SearchDir> linux_search_order(const platform::Environment& env, cons
     }
   for (const auto& d : runpath_dirs) order.push_back({d, "RUNPATH"});
   for (const auto& d : ld_cache_dirs) order.push_back({d, "ld.so cache"});
-  for (const auto& d : {"/lib/" + multiarch, "/usr/lib/" + multiarch, std::string("/lib"), std::string("/usr/lib"),
-                        std::string("/lib64"), std::string("/usr/lib64")})
+  for (const auto& d : linux_default_dirs(multiarch.empty() ? multiarch_triplet(platform::detect_host().arch) : multiarch))
     order.push_back({d, "default folder"});
   return order;
 }
@@ -85,14 +89,7 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
     if (!in) continue;
     std::stringstream ss;
     ss << in.rdbuf();
-    const auto text = ss.str();
-    auto get = [&](const char* macro) -> std::optional<std::string> {
-      std::smatch mm;
-      if (std::regex_search(text, mm, std::regex(std::string(R"(#define\s+)") + macro + R"(\s+(\d+))"))) return mm[1].str();
-      return std::nullopt;
-    };
-    const auto maj = get("CUDNN_MAJOR"), min = get("CUDNN_MINOR"), pat = get("CUDNN_PATCHLEVEL");
-    if (maj && min && pat && std::stoul(*maj) == major) return *maj + "." + *min + "." + *pat;
+    if (const auto v = parse_version_header(ss.str()); v && v->major == major) return v->text();
   }
   return fmt::format("{}.x", major);
 }
@@ -102,8 +99,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   r.order = order;
   const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
   const auto installed_key = installed_dir.empty() ? std::string() : path_key(installed_dir, pflavor);
-  static const std::regex so_re(R"(^libcudnn\.so\.(\d+)$)");
-  static const std::regex dll_re(R"(^cudnn64_(\d+)\.dll$)", std::regex::icase);
+  const auto os = flavor == LoaderFlavor::windows ? Os::windows : Os::linux_os;
   std::vector<std::string> seen;
   for (const auto& sd : order) {
     const auto key = path_key(sd.where(), pflavor);
@@ -114,12 +110,12 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     for (const auto& e : fs::directory_iterator(sd.where(), ec)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     for (const auto& n : names) {
-      std::smatch m;
-      if (!std::regex_match(n, m, flavor == LoaderFlavor::windows ? dll_re : so_re)) continue;
+      const auto file = classify_cudnn_file(n, os);
+      if (!file || !file->main() || !file->full_version.empty()) continue;
       CudnnCopy c;
       c.dir = sd.dir;
       c.via = sd.via;
-      c.major = static_cast<unsigned>(std::stoul(m[1]));
+      c.major = file->major;
       c.main_file = n;
       c.version = copy_version(sd.where(), n, c.major);
       c.installed = !installed_key.empty() && key == installed_key;

@@ -1,21 +1,13 @@
 #include "cudnnctl/install/content_check.hpp"
 
-#include <regex>
+#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 
 namespace cudnnctl {
-
-namespace {
-std::optional<unsigned> macro(const std::string& text, const char* name) {
-  const std::regex re(std::string(R"(#\s*define\s+)") + name + R"(\s+(\d+))");
-  std::smatch m;
-  if (!std::regex_search(text, m, re)) return std::nullopt;
-  return static_cast<unsigned>(std::stoul(m[1]));
-}
-} // namespace
 
 Result<void> check_content(const ArchiveName& name, const ArchiveListing& listing, const std::string& header_text) {
   const auto& v = name.version;
@@ -24,16 +16,12 @@ Result<void> check_content(const ArchiveName& name, const ArchiveListing& listin
                 "the file was renamed or re-packed: use the archive exactly as NVIDIA published it", name.given);
   };
   if (header_text.empty()) return refuse("it has no include/cudnn_version.h (nor a cuDNN 7 cudnn.h)");
-  const auto major = macro(header_text, "CUDNN_MAJOR");
-  const auto minor = macro(header_text, "CUDNN_MINOR");
-  const auto patch = macro(header_text, "CUDNN_PATCHLEVEL");
-  if (!major || !minor || !patch) return refuse("its version header does not define CUDNN_MAJOR, CUDNN_MINOR and CUDNN_PATCHLEVEL");
-  const unsigned parts[3] = {*major, *minor, *patch};
+  const auto header = parse_version_header(header_text);
+  if (!header) return refuse("its version header does not define CUDNN_MAJOR, CUDNN_MINOR and CUDNN_PATCHLEVEL");
+  const unsigned parts[3] = {header->major, header->minor, header->patch};
   for (int i = 0; i < std::min(v.count, 3); ++i)
     if (parts[i] != v.parts[static_cast<std::size_t>(i)])
-      return refuse(fmt::format("its headers say cuDNN {}.{}.{}, the name says {}", *major, *minor, *patch, v.to_string()));
-  static const std::regex so_re(R"(^lib(cudnn[a-z_]*)\.so\.(\d+))");
-  static const std::regex dll_re(R"(^(cudnn[a-z_]*)64_(\d+)\.dll$)", std::regex::icase);
+      return refuse(fmt::format("its headers say cuDNN {}, the name says {}", header->text(), v.to_string()));
   // the main library must be there: an archive without it would install headers only and remove the
   // toolkit's cuDNN libraries as stale
   const std::string main_lib = name.os == Os::windows ? fmt::format("cudnn64_{}.dll", v.major()) : fmt::format("libcudnn.so.{}", v.major());
@@ -43,11 +31,9 @@ Result<void> check_content(const ArchiveName& name, const ArchiveListing& listin
     const std::string file(base_name(e.name));
     const auto lower = to_lower_ascii(file);
     if (lower == main_lib || (name.os != Os::windows && lower.starts_with(main_lib + "."))) has_main = true;
-    std::smatch m;
-    if (std::regex_search(file, m, so_re) || std::regex_match(file, m, dll_re)) {
-      if (std::stoul(m[2]) != v.major())
-        return refuse(fmt::format("'{}' is a cuDNN {} library in a cuDNN {} archive", e.name, m[2].str(), v.major()));
-    }
+    const auto lib = classify_cudnn_file(file, Os::linux_os) ? classify_cudnn_file(file, Os::linux_os) : classify_cudnn_file(file, Os::windows);
+    if (lib && lib->major != v.major())
+      return refuse(fmt::format("'{}' is a cuDNN {} library in a cuDNN {} archive", e.name, lib->major, v.major()));
   }
   if (!has_main) return refuse(fmt::format("it has no {} (cuDNN's main library)", main_lib));
   return {};

@@ -122,6 +122,16 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
   return {};
 }
 
+Result<std::optional<Journal>> read_journal(const InstallFs& fs, const std::string& state_dir) {
+  const auto path = journal_path(state_dir);
+  if (fs.entry(path) == FsEntry::missing) return std::optional<Journal>();
+  auto text = fs.read_text(path);
+  if (!text) return Unexpected<Error>(text.error());
+  auto j = from_json(*text, path);
+  if (!j) return Unexpected<Error>(j.error());
+  return std::optional<Journal>(std::move(*j));
+}
+
 Result<std::string> recover(InstallFs& fs, const std::string& state_dir) {
   const auto path = journal_path(state_dir);
   if (fs.entry(path) == FsEntry::missing) return std::string();

@@ -12,6 +12,7 @@
 #include "../cli/run_cli.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 
 using namespace cudnnctl;
@@ -209,6 +210,7 @@ TEST_CASE("offline Windows: a driver older than NVIDIA's minimum", "[windows_off
   Disk d;
   OfflineWindows in;
   in.system32 = d.system32.string();
+  snapshot_windows_folders(in, *make_real_system(""));
   const auto checks = windows_offline_driver(in, "560.70");
   REQUIRE(checks.size() == 2);
   CHECK(checks[1].status == CheckStatus::fail);

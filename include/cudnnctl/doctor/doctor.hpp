@@ -15,6 +15,8 @@
 
 namespace cudnnctl {
 
+class Catalog;
+
 enum class CheckStatus { pass, warn, fail, skip };
 std::string_view to_string(CheckStatus s);
 
@@ -32,9 +34,10 @@ struct DoctorOptions {
   bool no_gpu = false;
   int only_layer = 0;                 // 0: every layer
   std::string self_exe;               // this program, run as the probe child
-  std::string driver_library = "libcuda.so.1";
+  std::string driver_library;         // empty: libcuda.so.1 (nvcuda.dll on Windows), by name
   std::string driver_version_file = "/proc/driver/nvidia/version";
   int probe_timeout_ms = 60000;
+  const Catalog* catalog = nullptr;   // --catalog; null: the built-in one
 
   // offline: read files only (no probe, no driver, no workload). Implied for a toolkit of another OS.
   bool offline = false;
@@ -56,6 +59,19 @@ struct DoctorReport {
 };
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env);
+/// The same, with the machine behind a seam (doctor/system.hpp): tests pass a fake.
+DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env, class DoctorSystem& system);
+
+/// The layer names ("toolkit", "files", "loader", "driver and device", "workload"), for every renderer.
+std::string_view layer_name(int layer);
+
+/// What every renderer says at the end: the counts and the verdict.
+struct DoctorSummary {
+  int passed = 0, warnings = 0, failed = 0, skipped = 0;
+  ExitCode code = ExitCode::ok;
+  std::string_view verdict;  // "healthy", "problems found", "healthy up to the GPU layers, which were skipped"
+};
+DoctorSummary summarize(const DoctorReport& report);
 
 /// 0 healthy; 10 something failed; 11 healthy up to the GPU layers, which were skipped.
 ExitCode doctor_exit_code(const DoctorReport& report);

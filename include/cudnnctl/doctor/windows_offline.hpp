@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/file_snapshot.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 
 namespace cudnnctl {
@@ -20,12 +21,21 @@ struct OfflineWindows {
   unsigned cudnn_major = 9;
   std::string cuda_major;                 // "12"
   std::string header_version;             // "9.1.0" from cudnn_version.h; empty when unknown
+  std::optional<std::vector<SearchDir>> order;  // that machine's whole search order, when its PATH is known
+  FileSnapshot files;                     // the folders above listed, the cuDNN DLLs and nvcuda.dll read (gather_windows.cpp)
 };
 
-/// Layer 2 `files.versions` for Windows: every cuDNN DLL's version resource, mixed releases, and the header.
-Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version);
+/// The cuDNN DLLs (and zlibwapi.dll) among a folder's names, sorted.
+std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names);
 
-/// Layer 3 offline: `loader.needed`, `loader.runtime_deps`, `loader.load` (skipped: nothing is loaded).
+/// Layer 2 `files.versions` for Windows: every cuDNN DLL's version resource, mixed releases, and the header.
+Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version, const FileSnapshot& files);
+
+/// Layer 3: `loader.needed`, every import of the cuDNN DLLs along the folders Windows searches.
+std::vector<Check> windows_loader_needed(const OfflineWindows& in);
+/// Layer 3: `loader.runtime_deps`, the DLLs cuDNN opens by name (cuBLASLt, NVRTC, zlibwapi for cuDNN 8).
+std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in);
+/// Layer 3 offline: the two above and `loader.load` (skipped: nothing is loaded).
 std::vector<Check> windows_offline_loader(const OfflineWindows& in);
 
 /// Layer 4 offline: `driver.library` (nvcuda.dll in System32) and `driver.version` against NVIDIA's minimum.

@@ -18,8 +18,9 @@ struct PathReport {
 };
 
 /// `consumer`: a program or library whose RUNPATH takes part in the Linux search order (may be empty).
+/// `ld_cache_text`: `ldconfig -p` already run (the doctor runs it once); null: run it here.
 PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,
-                            const std::string& consumer);
+                            const std::string& consumer, const std::string* ld_cache_text = nullptr);
 nlohmann::json path_report_json(const PathReport& r);
 std::string shadow_table(const ShadowReport& s);
 

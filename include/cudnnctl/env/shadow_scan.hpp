@@ -40,8 +40,9 @@ struct ShadowReport {
 /// `ldconfig -p` text -> folders holding libcudnn*, in cache order.
 std::vector<std::string> parse_ldconfig_cache(const std::string& text);
 
+/// `multiarch`: the Debian triplet of the default folders; empty: this host's (env/linux_loader.hpp).
 std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
-                                          const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = "x86_64-linux-gnu");
+                                          const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = {});
 std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
 
 /// The version of a copy: a DLL's version resource (9.1.0.70), the real file name (libcudnn.so.9.19.0), else

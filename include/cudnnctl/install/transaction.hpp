@@ -3,6 +3,7 @@
 // move before the first one happens; each move is atomic, so after a crash the journal and the tree
 // tell which moves ran. Before the commit point (the journal rewritten as "committed") recovery undoes
 // them in reverse; after it, recovery only finishes the clean-up. The tree is fully old or fully new.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ std::string journal_path(const std::string& state_dir);
 
 /// Runs the moves. On any failure the moves done so far are undone and the error says so.
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal);
+
+/// The journal a transaction left behind (it did not finish: "applying" before its commit point,
+/// "committed" with clean-up left); nullopt when there is none.
+Result<std::optional<Journal>> read_journal(const InstallFs& fs, const std::string& state_dir);
 
 /// Finishes or rolls back an interrupted transaction. Returns what it did in words (empty: nothing to do).
 Result<std::string> recover(InstallFs& fs, const std::string& state_dir);

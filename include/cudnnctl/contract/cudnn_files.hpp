@@ -1,0 +1,41 @@
+#pragma once
+// What cuDNN's files on disk say about themselves: the version macros of cudnn_version.h and the
+// loader names of its libraries (libcudnn_ops.so.9, libcudnn.so.9.19.0, cudnn_ops64_9.dll). The one
+// owner of these patterns; contract/layout owns the names NVIDIA ships.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cudnnctl/base/os_arch.hpp"
+
+namespace cudnnctl {
+
+struct CudnnHeaderVersion {
+  unsigned major = 0, minor = 0, patch = 0;
+  std::string text() const;  // "9.19.0"
+  friend bool operator==(const CudnnHeaderVersion&, const CudnnHeaderVersion&) = default;
+};
+
+/// CUDNN_MAJOR / CUDNN_MINOR / CUDNN_PATCHLEVEL from a header's text; nullopt unless all three are there.
+std::optional<CudnnHeaderVersion> parse_version_header(std::string_view text);
+
+/// The headers that may carry the version macros, in the order they are read (cuDNN 7 keeps them in cudnn.h).
+const std::vector<std::string>& version_header_names();
+
+struct CudnnFile {
+  std::string sub_library;     // "cudnn", "cudnn_ops", "cudnn_adv_infer"
+  unsigned major = 0;
+  std::string full_version;    // "9.19.0" for libcudnn_ops.so.9.19.0 (what follows ".so."), empty for the loader name
+  bool main() const { return sub_library == "cudnn"; }
+};
+
+/// A cuDNN library file name for `os` (Linux libcudnn*.so.N[.M.P], Windows cudnn*64_N.dll, any case);
+/// nullopt for anything else (cudnn_frontend.h, libcudnn.so, zlibwapi.dll).
+std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os);
+
+/// The loader names of cuDNN's libraries of one major among `names` (libcudnn_*.so.N / cudnn_*64_N.dll, the
+/// main library excluded), graph and ops first (the others need them), then by name.
+std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os);
+
+} // namespace cudnnctl

@@ -1,0 +1,67 @@
+#pragma once
+// The doctor's checks, one table. Each row is a function over DoctorFacts (doctor/checks_<layer>.cpp)
+// with its id, layer and what it needs gathered. `--layer` and `--offline` pick rows, and the rows picked
+// decide what is gathered (no probe or GPU workload unless a picked row needs it).
+// Adding a check: write `void check_x(const DoctorFacts&, Checks&)` in the layer's file, declare it below,
+// and add one row to the table in check_table.cpp.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/facts.hpp"
+
+namespace cudnnctl {
+
+using Checks = std::vector<Check>;
+using CheckFn = void (*)(const DoctorFacts&, Checks&);
+
+struct CheckSpec {
+  std::string_view id;  // the id (or id family: "loader.load" also emits loader.version_checks) it reports
+  int layer = 1;
+  unsigned needs = need_toolkit;
+  CheckFn run = nullptr;
+};
+
+/// Every check, in report order.
+const std::vector<CheckSpec>& check_table();
+
+/// What the rows of the selected layers need gathered (0: every layer).
+unsigned needs_for_layer(int only_layer, bool offline);
+
+/// A finding; with a signature id, its cause and fix from the signature table.
+Check make_check(std::string id, int layer, CheckStatus status, std::string finding, std::string_view signature_id = {});
+
+
+// layer 1: checks_toolkit.cpp
+void check_toolkit_found(const DoctorFacts&, Checks&);
+void check_toolkit_env(const DoctorFacts&, Checks&);
+void check_toolkit_target(const DoctorFacts&, Checks&);
+// layer 2: checks_files.cpp
+void check_files_interrupted(const DoctorFacts&, Checks&);
+void check_files_cudnn(const DoctorFacts&, Checks&);
+void check_files_stale(const DoctorFacts&, Checks&);
+void check_files_complete(const DoctorFacts&, Checks&);
+void check_files_dlls(const DoctorFacts&, Checks&);
+void check_files_headers(const DoctorFacts&, Checks&);
+void check_files_versions(const DoctorFacts&, Checks&);
+void check_files_receipt(const DoctorFacts&, Checks&);
+void check_files_search_path(const DoctorFacts&, Checks&);
+void check_files_frameworks(const DoctorFacts&, Checks&);
+// layer 3: checks_loader.cpp
+void check_loader_skipped(const DoctorFacts&, Checks&);
+void check_loader_needed(const DoctorFacts&, Checks&);
+void check_loader_runtime_deps(const DoctorFacts&, Checks&);
+void check_loader_load(const DoctorFacts&, Checks&);
+// layer 4: checks_driver.cpp
+void check_driver_stubs_on_path(const DoctorFacts&, Checks&);
+void check_driver_library(const DoctorFacts&, Checks&);
+void check_driver_version(const DoctorFacts&, Checks&);
+void check_device(const DoctorFacts&, Checks&);
+// layer 5: checks_workload.cpp
+void check_workload(const DoctorFacts&, Checks&);
+
+/// Whether the probe reached a usable GPU (layer 4 passed its driver and device steps): the workload runs only then.
+bool gpu_usable(const DoctorFacts& f);
+
+} // namespace cudnnctl

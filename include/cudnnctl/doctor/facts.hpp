@@ -1,0 +1,120 @@
+#pragma once
+// What the doctor knows about a machine, gathered once (doctor/gather_*.cpp) before any check runs.
+// Checks (doctor/checks_*.cpp) are functions over these facts alone: no disk, no child process. Tests
+// build DoctorFacts in memory, or gather them through a FakeSystem (doctor/system.hpp).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+#include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/doctor/windows_offline.hpp"
+#include "cudnnctl/env/shadow_scan.hpp"
+#include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/workload/conv_workload.hpp"
+
+namespace cudnnctl {
+
+/// Which loader the toolkit's programs meet: chosen once from the toolkit's OS (not the host's).
+enum class LoaderModel { linux_elf, windows_pe };
+
+/// What a check needs gathered; the table's rows for the selected layers decide what is gathered.
+enum Need : unsigned {
+  need_toolkit = 0,          // layer 1 and the toolkit's own listing are always read
+  need_receipt = 1u << 0,
+  need_search_path = 1u << 1,
+  need_frameworks = 1u << 2,
+  need_linkage = 1u << 3,    // ELF/PE imports resolved along the loader's search order
+  need_probe = 1u << 4,      // the child process that loads cuDNN and the driver
+  need_workload = 1u << 5,   // the GPU workload child
+  need_driver_files = 1u << 6,  // ld cache libcuda entries, the driver version file, nvcuda.dll
+};
+
+struct ToolkitFacts {
+  std::vector<Toolkit> found;            // every toolkit the environment names, in precedence order
+  std::vector<std::string> notes;        // names that are not toolkits
+  std::optional<Toolkit> chosen;
+  std::string cuda_path;                 // --cuda-path as given; empty when not given
+  std::optional<std::string> cuda_path_problem;  // --cuda-path names no toolkit: why
+  std::vector<std::pair<std::string, std::string>> env_differs;  // CUDA_PATH/CUDA_HOME naming another toolkit
+  std::string target;                    // --target
+};
+
+/// One static dependency and where the loader model finds it (empty: nowhere).
+struct Dependency {
+  std::string library;   // the cuDNN file that needs it
+  std::string name;      // libz.so.1, cublasLt64_12.dll
+  std::string found_at;  // path, empty when not found
+  std::string via;       // "LD_LIBRARY_PATH", "RUNPATH", "ld.so cache", "default folder"
+};
+
+struct LinkageFacts {
+  std::vector<std::string> unreadable;   // "libcudnn_ops.so.9 (unreadable: ...)": not a library the loader can map
+  std::vector<Dependency> needed;        // every DT_NEEDED entry, resolved
+  std::vector<std::pair<std::string, std::string>> runtime_missing;  // opened by name at run time: name, what needs it
+};
+
+struct ReceiptFacts {
+  enum class State { missing, ok, differs, corrupt } state = State::missing;
+  std::size_t files = 0;
+  std::string canonical_name;
+  std::vector<std::string> problems;
+  std::string error;                     // corrupt: why
+};
+
+struct InterruptedFacts {
+  std::string journal_phase;             // "applying" or "committed": a transaction that did not finish; empty: none
+  std::string journal_description;       // "install cudnn-... into /usr/local/cuda"
+  std::string journal_error;             // the journal is there but unreadable
+  std::vector<std::string> staging;      // staging folders left by a run that died (or one still running)
+};
+
+struct DoctorFacts {
+  // the run
+  Os host_os = Os::linux_os;
+  std::string host_description;
+  bool offline = false;
+  bool no_gpu = false;
+  std::string driver_library;            // what the probe loads as the driver
+  std::string driver_version_file;
+  LoaderModel model = LoaderModel::linux_elf;
+  std::vector<std::string> notes;        // how a foreign disk was mapped, and similar
+
+  // layer 1
+  ToolkitFacts toolkit;
+  bool target_fits = true;
+  const Toolkit* tk() const { return toolkit.chosen && target_fits ? &*toolkit.chosen : nullptr; }
+
+  // layer 2
+  std::string lib_dir;                   // the toolkit's library (Linux) or DLL (Windows) folder
+  std::vector<std::string> lib_names;    // its listing
+  std::vector<std::string> unloadable;   // main/sub libraries of the chosen major that are not ELF/PE files
+  std::optional<CudnnHeaderVersion> header;
+  std::optional<unsigned> major;         // the cuDNN major the toolkit holds (header's, else the newest)
+  std::map<std::string, Result<PeImports>> dlls;  // Windows: each cuDNN DLL (and zlibwapi.dll) of lib_dir, read
+  ReceiptFacts receipt;
+  InterruptedFacts interrupted;
+  std::optional<ShadowReport> search;
+  std::string search_origin;
+  std::string search_skipped;            // why the search path was not scanned
+  bool frameworks_scanned = false;
+  std::vector<std::string> frameworks;   // "pip nvidia-cudnn-cu12 9.1.0.70 in ..."
+
+  // layer 3
+  LinkageFacts linkage;                  // Linux model
+  OfflineWindows win;                    // Windows model: the folders Windows searches, as local paths
+  std::optional<Result<ProbeResult>> probe;
+
+  // layer 4
+  std::vector<std::string> stub_dirs;    // loader-path folders holding the toolkit's stub libcuda.so
+  std::string driver_version;            // "550.54.14", empty when unread
+  std::vector<SupportRow> support;       // the catalog's rows for this cuDNN and CUDA major
+  std::optional<Result<WorkloadResult>> workload;
+};
+
+} // namespace cudnnctl

@@ -1,0 +1,28 @@
+#pragma once
+// Gathering the doctor's facts, once, through the DoctorSystem seam. `needs` (from the check table's rows
+// for the selected layers) decides what is gathered: no probe or workload child unless a row needs it.
+#include "cudnnctl/doctor/facts.hpp"
+#include "cudnnctl/doctor/system.hpp"
+#include "cudnnctl/platform/environment.hpp"
+
+namespace cudnnctl {
+
+DoctorFacts gather_facts(const DoctorOptions& options, const platform::Environment& env, DoctorSystem& sys, unsigned needs);
+
+// the parts, in the order gather_facts runs them (each file: gather_<part>.cpp)
+void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env);
+void gather_files(DoctorFacts& f, DoctorSystem& sys);
+void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
+void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
+void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+/// The Windows loader model's folders: from the given PATH and drive mappings (a tree read offline), or
+/// from this Windows machine's own environment; then lists them and reads the DLLs into f.win.files.
+void gather_windows(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
+/// Lists the folders of `in` and reads the cuDNN DLLs and nvcuda.dll into in.files.
+void snapshot_windows_folders(OfflineWindows& in, DoctorSystem& sys);
+void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys);
+void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+void gather_workload(DoctorFacts& f, DoctorSystem& sys);
+
+} // namespace cudnnctl

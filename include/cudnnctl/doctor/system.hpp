@@ -1,0 +1,38 @@
+#pragma once
+// The doctor's one seam to the machine: every folder listed, file read, library parsed and child process
+// run while facts are gathered goes through a DoctorSystem. make_real_system() is the machine; tests use
+// tests/doctor/fake_system.hpp, a map-backed one.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/workload/conv_workload.hpp"
+
+namespace cudnnctl {
+
+class DoctorSystem {
+public:
+  virtual ~DoctorSystem() = default;
+  /// Names in a folder, sorted; empty when it is not a readable folder.
+  virtual std::vector<std::string> list_dir(const std::string& dir) = 0;
+  virtual bool exists(const std::string& path) = 0;
+  virtual bool is_dir(const std::string& path) = 0;
+  /// A regular file's text, at most max_bytes; nullopt when it is missing, not a regular file or larger.
+  virtual std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes = 1 << 20) = 0;
+  virtual Result<ElfDynamicInfo> read_elf(const std::string& path) = 0;
+  virtual Result<PeImports> read_pe(const std::string& path) = 0;
+  /// `ldconfig -p` (empty when it cannot run). The real system runs it at most once.
+  virtual const std::string& ld_cache_text() = 0;
+  virtual Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) = 0;
+  virtual Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) = 0;
+};
+
+/// This machine; `self_exe` is run as the probe and workload child.
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe);
+
+} // namespace cudnnctl

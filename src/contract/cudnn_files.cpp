@@ -1,0 +1,57 @@
+#include "cudnnctl/contract/cudnn_files.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+std::string CudnnHeaderVersion::text() const { return fmt::format("{}.{}.{}", major, minor, patch); }
+
+std::optional<CudnnHeaderVersion> parse_version_header(std::string_view text) {
+  const std::string s(text);
+  auto get = [&](const char* macro) -> std::optional<unsigned> {
+    std::smatch m;
+    if (!std::regex_search(s, m, std::regex(std::string(R"((?:^|\n)\s*#\s*define\s+)") + macro + R"(\s+(\d{1,6})\b)"))) return std::nullopt;
+    return static_cast<unsigned>(std::stoul(m[1]));
+  };
+  const auto a = get("CUDNN_MAJOR"), b = get("CUDNN_MINOR"), c = get("CUDNN_PATCHLEVEL");
+  if (a && b && c) return CudnnHeaderVersion{*a, *b, *c};
+  return std::nullopt;
+}
+
+const std::vector<std::string>& version_header_names() {
+  static const std::vector<std::string> names{"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"};
+  return names;
+}
+
+std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os) {
+  static const std::regex so(R"(^lib(cudnn(?:_[a-z_]+)?)\.so\.(\d+)((?:\.\d+)*)$)");
+  static const std::regex dll(R"(^(cudnn(?:_[a-z_]+)?)64_(\d+)\.dll$)", std::regex::icase);
+  const std::string n(name);
+  std::smatch m;
+  if (os == Os::windows) {
+    if (!std::regex_match(n, m, dll)) return std::nullopt;
+    std::string sub = m[1];
+    std::transform(sub.begin(), sub.end(), sub.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return CudnnFile{sub, static_cast<unsigned>(std::stoul(m[2])), {}};
+  }
+  if (!std::regex_match(n, m, so) || m[2].length() > 3) return std::nullopt;
+  return CudnnFile{m[1], static_cast<unsigned>(std::stoul(m[2])), m[3].length() ? m[2].str() + m[3].str() : std::string()};
+}
+
+std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os) {
+  std::vector<std::string> out;
+  for (const auto& n : names)
+    if (const auto f = classify_cudnn_file(n, os); f && !f->main() && f->major == major && f->full_version.empty()) out.push_back(n);
+  auto rank = [](const std::string& n) {
+    for (const auto& [key, r] : std::vector<std::pair<std::string, int>>{{"_graph", 0}, {"_ops", 1}, {"_cnn", 2}, {"_adv", 3}})
+      if (n.find(key) != std::string::npos) return r;
+    return 4;
+  };
+  std::sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) { return rank(a) != rank(b) ? rank(a) < rank(b) : a < b; });
+  return out;
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,241 @@
+// Layer 2: the files in the toolkit, the receipt, the search path and other copies of cuDNN.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : nullptr; }
+
+// the toolkit's DLL folder as Windows writes it (bin\x64)
+std::string t_dll_dir(const DoctorFacts& f) {
+  std::string d = f.tk() ? f.tk()->dll_dir : std::string("bin");
+  std::replace(d.begin(), d.end(), '/', '\\');
+  return d;
+}
+
+} // namespace
+
+// a transaction cudnnctl did not finish (killed mid-install), and staging folders of runs that died
+void check_files_interrupted(const DoctorFacts& f, Checks& out) {
+  const auto* t = f.tk();
+  if (!t) return;
+  const auto& i = f.interrupted;
+  const auto quoted = t->root.find_first_of(" \t'\"") == std::string::npos ? t->root : "\"" + t->root + "\"";
+  if (i.journal_phase == "applying" || !i.journal_error.empty()) {
+    auto c = make_check("files.interrupted", 2, CheckStatus::fail,
+                        i.journal_error.empty()
+                            ? fmt::format("an interrupted cudnnctl transaction: '{}' stopped before its commit point, so the toolkit holds part "
+                                          "old, part new files",
+                                          i.journal_description)
+                            : fmt::format("an interrupted cudnnctl transaction whose journal cannot be read: {}", i.journal_error));
+    c.cause = "a cudnnctl install or uninstall was killed (or the machine lost power) while it moved files; its journal says which";
+    c.fix = fmt::format("run `cudnnctl uninstall --cuda-path {}`: it rolls the interrupted transaction back first (so does the next "
+                        "`cudnnctl install`, which then installs)",
+                        quoted);
+    out.push_back(std::move(c));
+  } else if (i.journal_phase == "committed") {
+    auto c = make_check("files.interrupted", 2, CheckStatus::warn,
+                        fmt::format("'{}' committed but did not finish its clean-up (old files and the journal are still in {}/.cudnnctl)",
+                                    i.journal_description, t->root));
+    c.cause = "a cudnnctl run was killed after its commit point; the new files are in place";
+    c.fix = fmt::format("run `cudnnctl uninstall --cuda-path {}` or any `cudnnctl install` into it: each finishes the clean-up first", quoted);
+    out.push_back(std::move(c));
+  }
+  if (!i.staging.empty()) {
+    auto c = make_check("files.interrupted", 2, CheckStatus::warn,
+                        fmt::format("{} staging folder{} left by a cudnnctl run that did not finish: {}", i.staging.size(),
+                                    i.staging.size() > 1 ? "s" : "", fmt::join(i.staging, ", ")));
+    c.cause = "an install was killed while it extracted the archive; its staging folder holds files the toolkit does not use";
+    c.fix = "when no cudnnctl is running, delete the folder" + std::string(i.staging.size() > 1 ? "s" : "") + " (nothing in the toolkit refers to them)";
+    out.push_back(std::move(c));
+  }
+}
+
+void check_files_cudnn(const DoctorFacts& f, Checks& out) {
+  const auto* t = f.tk();
+  if (!t) return;
+  if (!f.major) {
+    out.push_back(make_check("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", f.lib_dir), "files.cudnn"));
+    return;
+  }
+  if (!f.unloadable.empty()) {
+    auto c = make_check("files.cudnn", 2, CheckStatus::fail,
+                        fmt::format("{} has cuDNN's name but is not a shared library: {}", f.lib_dir, fmt::join(f.unloadable, "; ")));
+    c.cause = "the file is damaged, truncated, a text file or a failed download: the loader refuses it (\"file too short\", \"invalid ELF header\")";
+    c.fix = "reinstall cuDNN with cudnnctl install (it re-places the files that differ)";
+    out.push_back(std::move(c));
+    return;
+  }
+  std::set<unsigned> majors;
+  for (const auto& n : f.lib_names)
+    if (const auto c = classify_cudnn_file(n, t->os); c && c->main() && c->full_version.empty()) majors.insert(c->major);
+  out.push_back(make_check("files.cudnn", 2, CheckStatus::pass,
+                           fmt::format("cuDNN {} in {}{}", f.header ? f.header->text() : fmt::format("{}.x", *f.major),
+                                       f.lib_dir,
+                                       majors.size() > 1 ? fmt::format(" (and libraries of {} other major versions)", majors.size() - 1) : "")));
+}
+
+// sub-libraries of another major left behind (cudnn_ops_infer64_8.dll beside cuDNN 9)
+void check_files_stale(const DoctorFacts& f, Checks& out) {
+  const auto* t = files_toolkit(f);
+  if (!t) return;
+  std::vector<std::string> stale;
+  for (const auto& n : f.lib_names)
+    if (const auto c = classify_cudnn_file(n, t->os); c && c->full_version.empty() && c->major != *f.major) stale.push_back(n);
+  std::sort(stale.begin(), stale.end());
+  if (!stale.empty())
+    out.push_back(make_check("files.stale", 2, CheckStatus::warn,
+                             fmt::format("{} holds cuDNN {} and {} files of other majors: {}", f.lib_dir, *f.major, stale.size(), fmt::join(stale, ", ")),
+                             "files.stale"));
+}
+
+// completeness: the sub-libraries this major has, found by pattern; the core set must be there
+void check_files_complete(const DoctorFacts& f, Checks& out) {
+  const auto* t = files_toolkit(f);
+  if (!t) return;
+  const auto subs = cudnn_sub_library_files(f.lib_names, *f.major, t->os);
+  std::vector<std::string> missing;
+  for (const auto& s : sub_library_names(*f.major)) {
+    if (s == "cudnn") continue;
+    const auto file = library_file_name(t->os, s, *f.major);
+    if (std::none_of(subs.begin(), subs.end(), [&](const std::string& n) { return t->os == Os::windows ? iequals_ascii(n, file) : n == file; }))
+      missing.push_back(file);
+  }
+  if (!missing.empty())
+    out.push_back(make_check("files.complete", 2, CheckStatus::fail, fmt::format("missing sub-libraries: {}", fmt::join(missing, ", ")), "files.complete"));
+  else
+    out.push_back(make_check("files.complete", 2, CheckStatus::pass, fmt::format("{} sub-libraries: {}", subs.size(), fmt::join(subs, ", "))));
+}
+
+// Windows DLLs, read from any machine: damaged or 32-bit files, imports of cuDNN DLLs that are not
+// there, and zlibwapi.dll for cuDNN 8.
+void check_files_dlls(const DoctorFacts& f, Checks& out) {
+  const auto* t = files_toolkit(f);
+  if (!t || t->os != Os::windows) return;
+  auto present = [&](const std::string& name) {
+    return std::any_of(f.lib_names.begin(), f.lib_names.end(), [&](const std::string& d) { return iequals_ascii(d, name); });
+  };
+  std::vector<std::string> problems;
+  for (const auto& [d, pe] : f.dlls) {
+    if (!pe) {
+      problems.push_back(fmt::format("{} is not a readable DLL (emptied or damaged?)", d));
+      continue;
+    }
+    if (pe->machine != 0x8664 && pe->machine != 0xAA64)
+      problems.push_back(fmt::format("{} is a {} DLL: a 64-bit program cannot load it (Windows error 193)", d, pe_machine_name(pe->machine)));
+    for (const auto& imp : pe->imports) {
+      const auto li = to_lower_ascii(imp);
+      if ((li.starts_with("cudnn") || li == "zlibwapi.dll") && !present(imp)) problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
+    }
+  }
+  if (*f.major == 8 && !present("zlibwapi.dll"))
+    problems.push_back("zlibwapi.dll is missing: cuDNN 8 on Windows needs it (\"Could not locate zlibwapi.dll\")");
+  if (!problems.empty())
+    out.push_back(make_check("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")), "files.dlls"));
+  else
+    out.push_back(make_check("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are x64 and their cuDNN imports are present", f.dlls.size())));
+}
+
+void check_files_headers(const DoctorFacts& f, Checks& out) {
+  const auto* t = files_toolkit(f);
+  if (!t || f.header) return;
+  out.push_back(make_check("files.headers", 2, CheckStatus::warn, fmt::format("no cudnn_version.h in {}/{}", t->root, t->include_dir), "files.headers"));
+}
+
+// versions: file names (Linux real files carry major.minor.patch), or the DLLs' version resources, against the header
+void check_files_versions(const DoctorFacts& f, Checks& out) {
+  const auto* t = files_toolkit(f);
+  if (!t) return;
+  if (t->os == Os::windows) {
+    FileSnapshot snap;
+    for (const auto& [name, pe] : f.dlls) snap.pe.emplace(join_path(f.lib_dir, name), pe);
+    snap.dirs[f.lib_dir] = f.lib_names;
+    out.push_back(windows_dll_versions(f.lib_dir, *f.major, f.header ? f.header->text() : std::string(), snap));
+    return;
+  }
+  std::set<std::string> versions;
+  for (const auto& n : f.lib_names)
+    if (const auto c = classify_cudnn_file(n, t->os); c && !c->full_version.empty() && c->major == *f.major) versions.insert(c->full_version);
+  if (versions.size() > 1)
+    out.push_back(make_check("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", f.lib_dir, fmt::join(versions, ", ")),
+                             "files.versions.mixed"));
+  else if (versions.size() == 1 && f.header && *versions.begin() != f.header->text())
+    out.push_back(make_check("files.versions", 2, CheckStatus::fail,
+                             fmt::format("the libraries are {} but cudnn_version.h says {}", *versions.begin(), f.header->text()), "files.versions.header"));
+  else
+    out.push_back(make_check("files.versions", 2, CheckStatus::pass,
+                             versions.empty() ? "file names carry only the major; the header gives the version"
+                                              : fmt::format("libraries and header agree on {}", *versions.begin())));
+}
+
+// the receipt, when cudnnctl installed it
+void check_files_receipt(const DoctorFacts& f, Checks& out) {
+  if (!files_toolkit(f)) return;
+  const auto& r = f.receipt;
+  switch (r.state) {
+  case ReceiptFacts::State::missing:
+    out.push_back(make_check("files.receipt", 2, CheckStatus::skip, "not installed by cudnnctl (no receipt): file hashes cannot be checked"));
+    break;
+  case ReceiptFacts::State::ok:
+    out.push_back(make_check("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r.files, r.canonical_name)));
+    break;
+  case ReceiptFacts::State::differs:
+    out.push_back(make_check("files.receipt", 2, CheckStatus::fail,
+                             fmt::format("{} files differ from the receipt: {}", r.problems.size(), r.problems.front()), "files.receipt"));
+    break;
+  case ReceiptFacts::State::corrupt: break;
+  }
+}
+
+// the search path: which copy programs load
+void check_files_search_path(const DoctorFacts& f, Checks& out) {
+  if (!files_toolkit(f)) return;
+  if (!f.search_skipped.empty()) {
+    out.push_back(make_check("files.search_path", 2, CheckStatus::skip, f.search_skipped));
+    return;
+  }
+  if (!f.search) return;
+  const auto& sh = *f.search;
+  const auto winner = std::find_if(sh.copies.begin(), sh.copies.end(), [](const CudnnCopy& c) { return c.wins; });
+  if (!sh.explanations.empty()) {
+    auto c = make_check("files.search_path", 2, winner != sh.copies.end() && !winner->installed ? CheckStatus::fail : CheckStatus::warn,
+                        sh.explanations.front(), "files.search_path");
+    if (f.model == LoaderModel::windows_pe)
+      c.fix = fmt::format("on {}: `cudnnctl path --apply --scope user` (from an elevated prompt: `--scope machine`) puts the toolkit's "
+                          "{} folder first on PATH; programs started afterwards load it",
+                          f.offline ? "that Windows machine" : "this machine", t_dll_dir(f));
+    out.push_back(std::move(c));
+  }
+  else
+    out.push_back(make_check("files.search_path", 2, CheckStatus::pass,
+                             fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
+                                         winner != sh.copies.end() ? winner->dir : f.lib_dir)));
+  // copies of older majors on the path: programs built for those load them
+  std::vector<std::string> others;
+  for (const auto& c : sh.copies)
+    if (c.major < *f.major) others.push_back(fmt::format("cuDNN {} in {} (via {})", c.version, c.dir, c.via));
+  if (!others.empty())
+    out.push_back(make_check("files.stale", 2, CheckStatus::warn, fmt::format("older cuDNN copies on the search path: {}", fmt::join(others, "; ")),
+                             "files.stale"));
+}
+
+// PyTorch and pip wheels carry their own cuDNN, which their programs load first.
+void check_files_frameworks(const DoctorFacts& f, Checks& out) {
+  if (!files_toolkit(f) || !f.frameworks_scanned) return;
+  if (f.frameworks.empty())
+    out.push_back(make_check("files.frameworks", 2, CheckStatus::pass, "no framework-bundled cuDNN found (pip nvidia-cudnn wheels, torch/lib)"));
+  else
+    out.push_back(make_check("files.frameworks", 2, CheckStatus::warn,
+                             fmt::format("{} other cuDNN: {}", f.frameworks.size(), fmt::join(f.frameworks, "; ")), "files.frameworks"));
+}
+
+} // namespace cudnnctl

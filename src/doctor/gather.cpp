@@ -1,0 +1,137 @@
+// Layer 1 and 2 facts: the toolkit, its files, the receipt and journal, the search path and frameworks.
+#include "cudnnctl/doctor/gather.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/env/path_report.hpp"
+#include "cudnnctl/install/receipt.hpp"
+#include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/platform/host.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env) {
+  auto& t = f.toolkit;
+  t.cuda_path = o.cuda_path;
+  t.target = o.target;
+  t.found = find_toolkits(env, o.cuda_path.empty() ? std::nullopt : std::optional(o.cuda_path), &t.notes);
+  t.chosen = choose_toolkit(t.found, std::nullopt).toolkit;
+  if (!t.chosen) return;
+  std::error_code ec;
+  const auto chosen = fs::weakly_canonical(t.chosen->root, ec);
+  for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
+    const auto v = env.get(var);
+    if (v && !v->empty() && fs::weakly_canonical(*v, ec) != chosen) t.env_differs.emplace_back(var, *v);
+  }
+  f.target_fits = o.target.empty() || to_lower_ascii(o.target) == to_string(t.chosen->os);
+}
+
+void gather_files(DoctorFacts& f, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t) return;
+  f.lib_dir = (fs::path(t->root) / (t->os == Os::windows ? t->dll_dir : t->lib_dir)).string();
+  f.lib_names = sys.list_dir(f.lib_dir);
+  for (const auto& h : version_header_names())
+    if (const auto text = sys.read_text((fs::path(t->root) / t->include_dir / h).string()))
+      if ((f.header = parse_version_header(*text))) break;
+  std::vector<unsigned> majors;
+  for (const auto& n : f.lib_names)
+    if (const auto c = classify_cudnn_file(n, t->os); c && c->main() && c->full_version.empty()) majors.push_back(c->major);
+  if (!majors.empty())
+    f.major = f.header && std::count(majors.begin(), majors.end(), f.header->major) ? f.header->major : *std::max_element(majors.begin(), majors.end());
+  if (t->os == Os::windows && f.major)
+    for (const auto& d : cudnn_dll_names(f.lib_names)) f.dlls.emplace(d, sys.read_pe(join_path(f.lib_dir, d)));
+  if (t->os == Os::linux_os && f.major) {
+    // a file with cuDNN's name is not yet cuDNN: the loader maps only an ELF shared library
+    const auto main = library_file_name(t->os, "cudnn", *f.major);
+    if (auto elf = sys.read_elf(join_path(f.lib_dir, main)); !elf) f.unloadable.push_back(fmt::format("{} ({})", main, elf.error().message));
+  }
+}
+
+void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || !(needs & need_receipt)) return;
+  const auto state = state_dir_of(*t);
+  auto fs_ = make_real_fs();
+  // a transaction that did not finish, and staging folders of runs that died
+  if (auto j = read_journal(*fs_, state); !j) f.interrupted.journal_error = j.error().message;
+  else if (*j) {
+    f.interrupted.journal_phase = (*j)->phase;
+    f.interrupted.journal_description = (*j)->description;
+  }
+  for (const auto& n : sys.list_dir(state))
+    if (n.starts_with("staging-") && sys.is_dir(join_path(state, n))) f.interrupted.staging.push_back(join_path(state, n));
+  if (!f.major) return;
+  auto& r = f.receipt;
+  if (fs_->entry(receipt_path(state)) == FsEntry::missing) return;
+  auto text = fs_->read_text(receipt_path(state));
+  auto receipt = text ? receipt_from_json(*text, receipt_path(state)) : Result<Receipt>(Unexpected<Error>(text.error()));
+  if (!receipt) {
+    r.state = ReceiptFacts::State::corrupt;
+    r.error = receipt.error().message;
+    return;
+  }
+  r.problems = check_receipt(*receipt, t->root, *fs_);
+  r.state = r.problems.empty() ? ReceiptFacts::State::ok : ReceiptFacts::State::differs;
+  r.files = receipt->files.size();
+  r.canonical_name = receipt->canonical_name;
+}
+
+void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || !f.major) return;
+  if (t->os == Os::windows && f.offline) {
+    if (!f.win.order) {
+      f.search_skipped = "that machine's PATH was not given (--path-value \"...\" or --path-file machine.reg): the copies on it were not checked";
+      return;
+    }
+    f.search = scan_cudnn_copies(*f.win.order, LoaderFlavor::windows, *f.major, f.win.dll_dir);
+    f.search_origin = o.windows_path_origin.empty() ? "the given PATH" : o.windows_path_origin;
+    std::size_t unreachable = 0;
+    for (const auto& sd : *f.win.order) unreachable += sd.local == "?";
+    if (unreachable)
+      f.notes.push_back(fmt::format("{} of the {} folders on that PATH are not reachable from here (no drive mapped; --drive X:=DIR)", unreachable,
+                                    f.win.order->size()));
+    return;
+  }
+  f.search = make_path_report(*t, env, "/", "", &sys.ld_cache_text()).shadows;
+  f.search_origin = "this process's environment";
+}
+
+DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys, unsigned needs) {
+  DoctorFacts f;
+  const auto host = platform::detect_host();
+  f.host_os = host.os;
+  f.host_description = host.description;
+  f.no_gpu = o.no_gpu;
+  f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
+  f.driver_version_file = o.driver_version_file;
+  gather_toolkit(f, o, env);
+  const auto* t = f.tk();
+  if (!t) return f;
+  f.offline = o.offline || t->os != host.os;
+  f.model = t->os == Os::windows ? LoaderModel::windows_pe : LoaderModel::linux_elf;
+  gather_files(f, sys);
+  if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
+  gather_state(f, needs, sys);
+  if (needs & need_search_path) gather_search_path(f, o, env, sys);
+  if (needs & need_frameworks) gather_frameworks(f, env, sys);
+  if (needs & need_linkage) gather_linkage(f, env, sys);
+  if (!f.offline && (needs & need_probe)) gather_probe(f, o, sys);
+  if (needs & need_driver_files) gather_driver(f, env, sys);
+  if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
+  const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
+  if (f.header)
+    for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
+  return f;
+}
+
+} // namespace cudnnctl

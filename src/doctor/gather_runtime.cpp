@@ -1,0 +1,161 @@
+// Layer 3-5 facts: the Linux libraries' dependencies resolved as ld.so would, the probe and workload
+// children, the driver's version and stub folders; and the frameworks' own cuDNN copies.
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/gather.hpp"
+#include "cudnnctl/env/linux_loader.hpp"
+#include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/platform/host.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> ld_library_path(const platform::Environment& env) {
+  std::vector<std::string> out;
+  if (auto v = env.get("LD_LIBRARY_PATH"))
+    for (auto d : split(*v, ':'))
+      if (!d.empty()) out.emplace_back(d);
+  return out;
+}
+
+} // namespace
+
+void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || !f.major || f.model != LoaderModel::linux_elf || t->os != f.host_os) return;
+  LinuxSearchOrder order;
+  order.ld_library_path = ld_library_path(env);
+  order.cache = parse_ld_cache(sys.ld_cache_text());
+  order.defaults = linux_default_dirs(multiarch_triplet(platform::detect_host().arch));
+  const auto exists = [&sys](const std::string& p) { return sys.exists(p); };
+  // static dependencies of every cuDNN library, resolved as the loader would
+  std::optional<std::vector<std::string>> graph_runpath;
+  for (const auto& file : cudnn_sub_library_files(f.lib_names, *f.major, t->os)) {
+    auto info = sys.read_elf(join_path(f.lib_dir, file));
+    if (!info) {
+      f.linkage.unreadable.push_back(fmt::format("{} (unreadable: {})", file, info.error().message));
+      continue;
+    }
+    const auto rp = expand_origin(info->runpath.empty() ? info->rpath : info->runpath, f.lib_dir);
+    if (file.find("_graph") != std::string::npos) graph_runpath = rp;
+    for (const auto& need : info->needed) {
+      const auto hit = order.find(need, rp, exists);
+      f.linkage.needed.push_back({file, need, hit ? hit->path : std::string(), hit ? hit->via : std::string()});
+    }
+  }
+  // what cuDNN opens by name at run time
+  const unsigned cuda_major = static_cast<unsigned>(std::stoul(t->major().empty() || !all_digits(t->major()) ? "0" : t->major()));
+  std::vector<std::pair<std::string, std::string>> runtime;
+  if (*f.major >= 9) {
+    runtime.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});
+    runtime.push_back({fmt::format("libnvrtc.so.{}", cuda_major), "the runtime-compiled engines"});
+  } else {
+    runtime.push_back({"libnvrtc.so", "cudnn_cnn_infer (cuDNN 8 opens the unversioned name)"});
+  }
+  for (const auto& [name, who] : runtime)
+    if (!order.find(name, graph_runpath.value_or(std::vector<std::string>{f.lib_dir}), exists) && !sys.exists(join_path(f.lib_dir, name)))
+      f.linkage.runtime_missing.emplace_back(name, who);
+}
+
+void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) {
+  if (!f.tk() || !f.major) return;
+  ProbeRequest req{f.lib_dir, *f.major, f.driver_library, true};
+  f.probe = sys.probe(req, o.probe_timeout_ms);
+}
+
+void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t) return;
+  if (f.host_os == Os::windows) {
+    if (f.win.system32)
+      for (const auto& [path, pe] : f.win.files.pe)
+        if (pe && iequals_ascii(fs::path(path).filename().string(), "nvcuda.dll")) f.driver_version = windows_driver_version(pe->file_version);
+    return;
+  }
+  f.driver_version = parse_driver_version(sys.read_text(f.driver_version_file).value_or(std::string()));
+  if (t->os != Os::linux_os) return;
+  // lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
+  auto dirs = ld_library_path(env);
+  for (const auto& [name, path] : parse_ld_cache(sys.ld_cache_text()))
+    if (name.starts_with("libcuda.so")) dirs.push_back(fs::path(path).parent_path().string());
+  for (const auto& d : dirs) {
+    fs::path p(d);
+    while (p.has_parent_path() && p.filename().empty()) p = p.parent_path();
+    const bool stub_dir = p.filename() == "stubs" && (sys.exists((p / "libcuda.so").string()) || sys.exists((p / "libcuda.so.1").string()));
+    if (stub_dir && std::find(f.stub_dirs.begin(), f.stub_dirs.end(), d) == f.stub_dirs.end()) f.stub_dirs.push_back(d);
+  }
+}
+
+void gather_workload(DoctorFacts& f, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || !f.major || f.no_gpu || !gpu_usable(f)) return;
+  WorkloadRequest req;
+  req.cudnn_library = join_path(f.lib_dir, library_file_name(t->os, "cudnn", *f.major));
+  req.major = *f.major;
+  req.driver_library = f.driver_library;
+  req.quick = true;
+  f.workload = sys.workload(req, 60000);
+}
+
+// PyTorch and pip wheels carry their own cuDNN, which their programs load first. Only this machine's
+// Python folders are scanned, so only for a toolkit of this machine's OS.
+void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || !f.major || t->os != f.host_os) return;
+  f.frameworks_scanned = true;
+  std::vector<fs::path> roots;
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto v = env.get(var); v && !v->empty()) roots.push_back(*v);
+  if (auto home = env.get("HOME")) {
+    roots.push_back(fs::path(*home) / ".local");
+    for (const char* base : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda"}) {
+      for (const auto& e : sys.list_dir((fs::path(*home) / base / "envs").string())) roots.push_back(fs::path(*home) / base / "envs" / e);
+      roots.push_back(fs::path(*home) / base);
+    }
+  }
+  roots.push_back("/usr/local");
+  roots.push_back("/usr");
+  if (auto path = env.get("PATH"))
+    for (auto d : split(*path, f.host_os == Os::windows ? ';' : ':')) {
+      std::error_code ec;
+      const fs::path dir{std::string(d)};
+      if (sys.exists((dir / "python3").string())) roots.push_back(fs::weakly_canonical(dir / "python3", ec).parent_path().parent_path());
+    }
+  std::set<std::string> seen;
+  static const std::regex wheel(R"(^nvidia_cudnn_cu(\d+)-([\d.]+)\.dist-info$)");
+  for (const auto& root : roots) {
+    // Linux: <prefix>/lib/python3.X/site-packages; Windows: <prefix>\Lib\site-packages
+    std::vector<fs::path> sites;
+    for (const auto& lib : {root / "lib", root / "lib64"})
+      for (const auto& py : sys.list_dir(lib.string()))
+        if (py.starts_with("python3"))
+          for (const char* site : {"site-packages", "dist-packages"}) sites.push_back(lib / py / site);
+    sites.push_back(root / "Lib" / "site-packages");
+    for (const auto& sp : sites) {
+      std::error_code ec;
+      if (!sys.is_dir(sp.string()) || !seen.insert(fs::weakly_canonical(sp, ec).string()).second) continue;
+      for (const auto& n : sys.list_dir(sp.string())) {
+        std::smatch m;
+        if (std::regex_match(n, m, wheel)) f.frameworks.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), sp.string()));
+        if (n != "torch") continue;
+        const auto lib = (sp / n / "lib").string();
+        const auto names = sys.list_dir(lib);
+        if (std::any_of(names.begin(), names.end(), [](const std::string& x) { return x.starts_with("libcudnn") || x.starts_with("cudnn"); }))
+          f.frameworks.push_back(fmt::format("PyTorch's own cuDNN in {}", lib));
+      }
+    }
+  }
+}
+
+} // namespace cudnnctl

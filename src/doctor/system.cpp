@@ -1,0 +1,66 @@
+#include "cudnnctl/doctor/system.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class RealSystem final : public DoctorSystem {
+public:
+  explicit RealSystem(std::string self_exe) : m_self(std::move(self_exe)) {}
+
+  std::vector<std::string> list_dir(const std::string& dir) override {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  bool exists(const std::string& path) override {
+    std::error_code ec;
+    return fs::exists(path, ec);
+  }
+  bool is_dir(const std::string& path) override {
+    std::error_code ec;
+    return fs::is_directory(path, ec);
+  }
+  std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string text(max_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) return std::nullopt;
+    return text;
+  }
+  Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
+  Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
+  const std::string& ld_cache_text() override {
+    if (!m_ld_cache) m_ld_cache = platform::run_capture({"ldconfig", "-p"}).value_or(std::string());
+    return *m_ld_cache;
+  }
+  Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) override { return run_probe(m_self, request, timeout_ms); }
+  Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) override {
+    return run_workload(m_self, request, timeout_ms);
+  }
+
+private:
+  std::string m_self;
+  std::optional<std::string> m_ld_cache;
+};
+
+} // namespace
+
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe) { return std::make_unique<RealSystem>(std::move(self_exe)); }
+
+} // namespace cudnnctl

@@ -1,0 +1,57 @@
+#pragma once
+// A DoctorSystem made of maps: folders, files, libraries, and scripted probe/workload results. What the
+// doctor asks for is counted, so tests see that --layer 2 starts no child.
+#include <map>
+#include <set>
+#include <string>
+
+#include "cudnnctl/doctor/system.hpp"
+
+namespace cudnnctl::testing {
+
+class FakeSystem final : public DoctorSystem {
+public:
+  std::map<std::string, std::vector<std::string>> dirs;
+  std::map<std::string, std::string> files;
+  std::map<std::string, ElfDynamicInfo> elf;
+  std::map<std::string, PeImports> pe;
+  std::string ld_cache;
+  std::optional<ProbeResult> probe_result;
+  std::optional<WorkloadResult> workload_result;
+  int probes = 0, workloads = 0, ld_cache_reads = 0;
+
+  std::vector<std::string> list_dir(const std::string& dir) override {
+    const auto it = dirs.find(dir);
+    return it == dirs.end() ? std::vector<std::string>{} : it->second;
+  }
+  bool exists(const std::string& path) override { return files.count(path) || dirs.count(path) || elf.count(path) || pe.count(path); }
+  bool is_dir(const std::string& path) override { return dirs.count(path) > 0; }
+  std::optional<std::string> read_text(const std::string& path, std::size_t) override {
+    const auto it = files.find(path);
+    return it == files.end() ? std::nullopt : std::optional(it->second);
+  }
+  Result<ElfDynamicInfo> read_elf(const std::string& path) override {
+    if (const auto it = elf.find(path); it != elf.end()) return it->second;
+    return fail(ErrorCode::input_invalid, path + ": not an ELF file");
+  }
+  Result<PeImports> read_pe(const std::string& path) override {
+    if (const auto it = pe.find(path); it != pe.end()) return it->second;
+    return fail(ErrorCode::input_invalid, path + ": not a PE file");
+  }
+  const std::string& ld_cache_text() override {
+    ++ld_cache_reads;
+    return ld_cache;
+  }
+  Result<ProbeResult> probe(const ProbeRequest&, int) override {
+    ++probes;
+    if (!probe_result) return fail(ErrorCode::internal, "no probe scripted");
+    return *probe_result;
+  }
+  Result<WorkloadResult> workload(const WorkloadRequest&, int) override {
+    ++workloads;
+    if (!workload_result) return fail(ErrorCode::internal, "no workload scripted");
+    return *workload_result;
+  }
+};
+
+} // namespace cudnnctl::testing
