@@ -16,7 +16,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
-#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/path_report.hpp"
