@@ -14,6 +14,7 @@
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
+#include "cudnnctl/workload/workload_json.hpp"
 
 namespace cudnnctl {
 
@@ -24,24 +25,6 @@ struct BenchOptions {
   std::string driver_library = "libcuda.so.1";
 };
 
-nlohmann::json workload_json(const WorkloadResult& r) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const auto& l : r.layers)
-    layers.push_back({{"layer", l.layer}, {"precision", l.precision}, {"algo", l.algo}, {"math", l.math}, {"workspace_mib", l.workspace_mib},
-                      {"median_ms", l.median_ms}, {"min_ms", l.min_ms}, {"tflops", l.tflops},
-                      {"pct_of_peak", l.pct_of_peak ? nlohmann::json(*l.pct_of_peak) : nlohmann::json(nullptr)},
-                      {"status", l.status}, {"error", l.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(l.error)}});
-  return {{"device", r.device},
-          {"compute_capability", fmt::format("{}.{}", r.cc_major, r.cc_minor)},
-          {"peak", r.peak ? nlohmann::json{{"fp16_dense_tflops", r.peak->fp16_dense_tflops}, {"fp32_tflops", r.peak->fp32_tflops},
-                                           {"source", r.peak->source}}
-                          : nlohmann::json(nullptr)},
-          {"correctness", {{"ok", r.correctness_ok}, {"max_error", r.correctness_max_error}}},
-          {"layers", layers},
-          {"fused", r.fused.attempted ? fused_json(r.fused) : nlohmann::json(nullptr)},
-          {"error", r.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.error)},
-          {"wall_ms", r.wall_ms}};
-}
 } // namespace
 
 std::string workload_table(const WorkloadResult& r) {
@@ -105,7 +88,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
       return fail(ErrorCode::io, "the GPU workload could not run: " + r->error,
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
-      auto j = workload_json(*r);
+      nlohmann::json j = *r;
       j["ok"] = true;
       io.out << json_text(j) << "\n";
     } else {
@@ -129,6 +112,7 @@ CommandRun setup_workload_child(CLI::App& sub, Io&) {
   sub.add_option("--driver-library", req->driver_library);
   sub.add_flag("--full", *full);
   sub.add_flag("--fused", req->fused);
+  sub.add_option("--warmup-ms", req->warmup_ms);
   return [req, full](Io& io) -> Result<ExitCode> {
     req->quick = !*full;
     return static_cast<ExitCode>(run_workload_child(*req, io.out));

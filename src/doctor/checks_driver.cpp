@@ -5,7 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "cudnnctl/doctor/check_table.hpp"
-#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/gpu/status_names.hpp"
 
 namespace cudnnctl {
 

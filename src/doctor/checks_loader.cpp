@@ -7,7 +7,7 @@
 
 #include "cudnnctl/contract/version.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
-#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/gpu/status_names.hpp"
 
 namespace cudnnctl {
 

@@ -4,13 +4,15 @@
 #include <filesystem>
 #include <ostream>
 #include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/child/child_channel.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/gpu/abi.hpp"
+#include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/host.hpp"
 
@@ -40,40 +42,39 @@ using CuDeviceGetAttribute = int (*)(int*, int, int);
 
 template <class F> F sym(void* lib, const char* name) { return reinterpret_cast<F>(platform::find_symbol(lib, name)); }
 
-void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" << std::flush; }
-
 } // namespace
 
-int run_probe_child(const ProbeRequest& req, std::ostream& out) {
+int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
+  ChildChannel out(stream);
   const auto os = platform::detect_host().os;
   for (const auto& sub : discover_sub_libraries(req.lib_dir, req.major, os)) {
     auto h = platform::load_library((fs::path(req.lib_dir) / sub).string());
-    emit(out, {{"step", "load"}, {"file", sub}, {"loaded", h.has_value()}, {"error", h ? "" : h.error().message}});
+    out.emit("load", {{"file", sub}, {"loaded", h.has_value()}, {"error", h ? "" : h.error().message}});
   }
   const auto main_file = library_file_name(os, "cudnn", req.major);
   auto main = platform::load_library((fs::path(req.lib_dir) / main_file).string());
-  emit(out, {{"step", "load"}, {"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
+  out.emit("load", {{"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
   if (!main) {
-    emit(out, {{"step", "done"}});
+    out.emit("done");
     return 0;
   }
   // the first call loads the sub-libraries by name: a missing one aborts the process here
-  nlohmann::json v{{"step", "version"}};
+  nlohmann::json v = nlohmann::json::object();
   if (auto f = sym<Size0>(*main, "cudnnGetVersion")) v["version"] = f();
   if (auto f = sym<Size0>(*main, "cudnnGetCudartVersion")) v["cudart_version"] = f();
   if (auto f = sym<Size0>(*main, "cudnnGetMaxDeviceVersion")) v["max_device_version"] = f();
-  emit(out, v);
+  out.emit("version", v);
   nlohmann::json checks = nlohmann::json::object();
   const std::vector<std::string> names = req.major >= 9
                                              ? std::vector<std::string>{"Graph", "Ops", "Cnn", "Adv"}
                                              : std::vector<std::string>{"OpsInfer", "OpsTrain", "CnnInfer", "CnnTrain", "AdvInfer", "AdvTrain"};
   for (const auto& n : names)
     if (auto f = sym<Status0>(*main, fmt::format("cudnn{}VersionCheck", n).c_str())) checks[n] = f();
-  emit(out, {{"step", "version_checks"}, {"checks", checks}});
+  out.emit("version_checks", {{"checks", checks}});
 
   if (req.with_driver) {
     auto drv = platform::load_library(req.driver_library);
-    nlohmann::json d{{"step", "driver"}, {"loaded", drv.has_value()}, {"error", drv ? "" : drv.error().message}};
+    nlohmann::json d{{"loaded", drv.has_value()}, {"error", drv ? "" : drv.error().message}};
     int device_count = 0;
     if (drv) {
       if (auto init = sym<CuInit>(*drv, "cuInit")) d["cu_init"] = init(0);
@@ -92,19 +93,23 @@ int run_probe_child(const ProbeRequest& req, std::ostream& out) {
             int dev = 0;
             char buf[256] = {0};
             int major = 0, minor = 0;
-            get(&dev, i);
-            name(buf, sizeof buf, dev);
-            attr(&major, 75, dev);
-            attr(&minor, 76, dev);
+            int r = get(&dev, i);
+            if (r == 0) r = name(buf, sizeof buf, dev);
+            if (r == 0) r = attr(&major, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+            if (r == 0) r = attr(&minor, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+            if (r != 0) {  // a device the driver cannot describe is not reported with zeros
+              d["device_error"] = fmt::format("device {}: {}", i, cu_result_name(r));
+              continue;
+            }
             devices.push_back({{"name", buf}, {"cc_major", major}, {"cc_minor", minor}});
           }
         }
         d["devices"] = devices;
       }
     }
-    emit(out, d);
+    out.emit("driver", d);
     if (drv && d.value("cu_init", -1) == 0 && device_count > 0) {
-      nlohmann::json c{{"step", "create"}};
+      nlohmann::json c = nlohmann::json::object();
       if (auto create = sym<CreateFn>(*main, "cudnnCreate")) {
         void* handle = nullptr;
         c["status"] = create(&handle);
@@ -116,37 +121,24 @@ int run_probe_child(const ProbeRequest& req, std::ostream& out) {
         if (handle)
           if (auto destroy = sym<DestroyFn>(*main, "cudnnDestroy")) destroy(handle);
       }
-      emit(out, c);
+      out.emit("create", c);
     }
   }
-  emit(out, {{"step", "done"}});
+  out.emit("done");
   return 0;
-}
-
-std::vector<nlohmann::json> read_json_lines(const std::string& text) {
-  std::vector<nlohmann::json> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    try {
-      out.push_back(nlohmann::json::parse(line));
-    } catch (const std::exception&) {
-    }
-  }
-  return out;
 }
 
 Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& req, int timeout_ms) {
   std::vector<std::string> argv{self_exe, "__probe", "--lib-dir", req.lib_dir, "--major", std::to_string(req.major),
                                 "--driver-library", req.driver_library};
   if (!req.with_driver) argv.push_back("--no-driver");
-  auto child = platform::run_child(argv, {}, timeout_ms);
+  auto child = run_child_steps(argv, timeout_ms);
   if (!child) return Unexpected<Error>(child.error());
   ProbeResult r;
   r.signal = child->signal;
   r.timed_out = child->timed_out;
-  r.child_stderr = child->err.size() > 4000 ? child->err.substr(child->err.size() - 4000) : child->err;
-  for (const auto& j : read_json_lines(child->out)) {
+  r.child_stderr = child->err;
+  for (const auto& j : child->steps) {
     const auto step = j.value("step", "");
     if (step == "load") r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
     else if (step == "version") {

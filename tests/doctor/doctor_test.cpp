@@ -8,7 +8,7 @@
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
-#include "cudnnctl/doctor/status_names.hpp"
+#include "cudnnctl/gpu/status_names.hpp"
 
 using namespace cudnnctl;
 using namespace cudnnctl::testing;

@@ -1,4 +1,4 @@
-// Compile-time check of the hand-declared ABI (workload/abi.hpp) against the real cuDNN and CUDA
+// Compile-time check of the hand-declared ABI (gpu/abi.hpp) against the real cuDNN and CUDA
 // headers (cudnn.h pulls in cudnn_graph.h, cudnn_ops.h and cudnn_cnn.h), built only when
 // /usr/local/cuda/include has them. Enums are compared value by value; functions by arity and the
 // size of every parameter and of the result (ours take int where cuDNN takes an enum: same size).
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "cudnnctl/workload/abi.hpp"
+#include "cudnnctl/gpu/abi.hpp"
 
 namespace a = cudnnctl::abi;
 
@@ -111,6 +111,20 @@ static_assert(a::CUDNN_HEUR_MODE_A == static_cast<int>(CUDNN_HEUR_MODE_A));
 static_assert(a::CUDNN_ACTIVATION_RELU == static_cast<int>(CUDNN_ACTIVATION_RELU));
 static_assert(a::CUDNN_NOT_PROPAGATE_NAN == static_cast<int>(CUDNN_NOT_PROPAGATE_NAN));
 // functions: arity and sizes
+static_assert(a::CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR == static_cast<int>(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR));
+static_assert(a::CUDNN_TYPE_INT32 == static_cast<int>(CUDNN_TYPE_INT32) && a::CUDNN_TYPE_CHAR == static_cast<int>(CUDNN_TYPE_CHAR));
+static_assert(a::CUDNN_ATTR_ENGINEHEUR_DEVICEPROP == static_cast<int>(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP));
+static_assert(a::CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP == static_cast<int>(CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP));
+static_assert(a::CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION == static_cast<int>(CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION));
+static_assert(a::CU_STREAM_NON_BLOCKING == static_cast<unsigned>(CU_STREAM_NON_BLOCKING));
+// the driver functions, by the names the workload looks up (cuda.h maps the unversioned names to these)
+static_assert(shape(&cuMemcpyHtoDAsync_v2) == shape(a::cuMemcpyHtoDAsync_t{}), "cuMemcpyHtoDAsync_v2");
+static_assert(shape(&cuMemcpyDtoH_v2) == shape(a::cuMemcpyDtoH_t{}), "cuMemcpyDtoH_v2");
+static_assert(shape(&cuStreamCreate) == shape(a::cuStreamCreate_t{}), "cuStreamCreate");
+static_assert(shape(&cuStreamDestroy_v2) == shape(a::cuStreamDestroy_t{}), "cuStreamDestroy_v2");
+static_assert(shape(&cuEventRecord) == shape(a::cuEventRecord_t{}), "cuEventRecord");
+static_assert(shape(&cuEventElapsedTime) == shape(a::cuEventElapsedTime_t{}), "cuEventElapsedTime");
+static_assert(shape(&cuDevicePrimaryCtxRetain) == shape(a::cuDevicePrimaryCtxRetain_t{}), "cuDevicePrimaryCtxRetain");
 static_assert(shape(&cudnnBackendCreateDescriptor) == shape(a::cudnnBackendCreateDescriptor_t{}), "cudnnBackendCreateDescriptor");
 static_assert(shape(&cudnnBackendDestroyDescriptor) == shape(a::cudnnBackendDestroyDescriptor_t{}), "cudnnBackendDestroyDescriptor");
 static_assert(shape(&cudnnBackendFinalize) == shape(a::cudnnBackendFinalize_t{}), "cudnnBackendFinalize");

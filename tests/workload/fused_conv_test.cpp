@@ -10,10 +10,10 @@
 
 #include "fake_workload.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
-#include "cudnnctl/workload/abi.hpp"
+#include "cudnnctl/gpu/abi.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 #include "cudnnctl/workload/fused_conv.hpp"
-#include "cudnnctl/workload/half.hpp"
+#include "cudnnctl/gpu/half.hpp"
 
 using namespace cudnnctl;
 using namespace cudnnctl::testing;
@@ -194,7 +194,7 @@ TEST_CASE("a cuDNN without the graph API is said so, nothing called", "[fused_co
   CHECK(missing.empty());
   CHECK(api.has_graph_api());
   api.backend_execute = nullptr;  // as in cuDNN 7
-  const auto r = run_fused_set(api, nullptr, nullptr, resnet50_layers(true), 9, FusedRun{});
+  const auto r = run_fused_set(api, GraphTarget{}, nullptr, resnet50_layers(true), 9, FusedRun{});
   CHECK(r.attempted);
   CHECK_THAT(r.error, Catch::Contains("no graph API"));
   CHECK(r.layers.empty());
@@ -219,4 +219,46 @@ TEST_CASE("cudnnctl bench shows the fused comparison, as a table and in JSON", "
 
   // a fused failure makes the run a failure (exit 10)
   CHECK(run_fake_bench(toolkit, "--json", "FAKE_PLAN_STATUS=3000").first == 10);
+}
+
+TEST_CASE("without a GPU: no handle, the GPU described by its properties, plans finalized", "[fused_conv]") {
+  TempDir tmp;
+  const auto log = (tmp.path() / "calls.log").string();
+  ScopedEnv env;
+  env.set("FAKE_BACKEND_LOG", log.c_str());
+  auto cudnn = platform::load_library((fakes_dir / "libcudnn.so.9").string());
+  REQUIRE(cudnn);
+  std::vector<std::string> missing;
+  const Api api = load_api(*cudnn, nullptr, missing);  // no driver at all
+  CHECK(missing.empty());
+  CHECK_FALSE(api.cu_init);
+  auto props = DeviceProperties::from_json(api, 9, R"({"deviceName": "NVIDIA H200", "deviceVer": 900})");
+  REQUIRE(props);
+  const auto r = plan_fused_layer(api, GraphTarget{nullptr, props->descriptor()}, resnet50_layers(true)[0], 9, 4);
+  INFO(r.error);
+  CHECK(r.status == 0);
+  CHECK(r.configs == 2);  // the fake's heuristics propose two
+  CHECK(r.plans == 2);
+  CHECK(r.max_workspace == 4096);
+  const auto calls = lines_of(log);
+  CHECK(index_of(calls, "set 38 2702") < calls.size());
+  CHECK(index_of(calls, "set 4 204") < calls.size());   // heuristics for that GPU
+  CHECK(index_of(calls, "set 5 407") < calls.size());   // plans for that GPU
+  CHECK(index_of(calls, "set 15 800") == calls.size());  // no handle on the graph
+  CHECK(index_of(calls, "set 5 400") == calls.size());   // nor on the plan
+}
+
+TEST_CASE("a null handle is named as such when the graph runs", "[fused_conv]") {
+  auto cudnn = platform::load_library((fakes_dir / "libcudnn.so.9").string());
+  auto driver = platform::load_library((fakes_dir / "libcuda.so.1").string());
+  REQUIRE(cudnn);
+  REQUIRE(driver);
+  std::vector<std::string> missing;
+  const Api api = load_api(*cudnn, *driver, missing);
+  const auto r = run_fused_set(api, GraphTarget{}, nullptr, {resnet50_layers(true)[0]}, 9, FusedRun{});
+  REQUIRE(r.layers.size() == 1);
+  CHECK(r.layers[0].status == 2002);
+  CHECK_THAT(r.layers[0].error, Catch::Contains("CUDNN_STATUS_BAD_PARAM_NULL_POINTER while running the fused graph") &&
+                                    Catch::Contains("null pointer"));
+  CHECK_THAT(graph_failure_cause(2010, 9, "describing the tensors"), Catch::StartsWith("CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE"));
 }

@@ -9,6 +9,7 @@
 
 #include "fake_workload.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
+#include "cudnnctl/workload/workload_json.hpp"
 
 using namespace cudnnctl;
 using namespace cudnnctl::testing;
@@ -117,4 +118,112 @@ TEST_CASE("cudnnctl bench --json on a fake toolkit", "[workload][cli]") {
   CHECK(j["correctness"]["ok"] == true);
   CHECK(j["peak"].is_null());      // the fake GPU is in no datasheet
   CHECK(j["layers"][0]["pct_of_peak"].is_null());
+}
+
+TEST_CASE("a failed CUDA event call is an error, not 0 ms", "[workload]") {
+  for (const char* call : {"cuEventElapsedTime=400", "cuEventRecord=700", "cuEventSynchronize=999", "cuEventCreate=2"}) {
+    INFO(call);
+    ScopedEnv env;
+    env.set("FAKE_CU_FAIL", call);
+    const auto r = run_workload(CUDNNCTL_BINARY, fake_request(true), 60000);
+    REQUIRE(r);
+    REQUIRE(r->layers.size() == 8);
+    for (const auto& l : r->layers) {
+      CHECK(l.status == -1);
+      CHECK(l.median_ms == 0);
+      CHECK(l.tflops == 0);
+      CHECK_THAT(l.error, Catch::StartsWith("timing the convolution: cuEvent"));
+    }
+    for (const auto& f : r->fused.layers) CHECK_THAT(f.error, Catch::Contains("timing the fused graph: cuEvent") || Catch::Contains("unfused"));
+  }
+  ScopedEnv env;
+  env.set("FAKE_CU_FAIL", "cuEventElapsedTime=400");
+  const auto r = run_workload(CUDNNCTL_BINARY, fake_request(), 60000);
+  REQUIRE(r);
+  CHECK_THAT(r->layers[0].error, Catch::Contains("cuEventElapsedTime failed: CUDA_ERROR_INVALID_HANDLE"));
+}
+
+TEST_CASE("cudnnctl bench fails (exit 10) when the GPU's timer fails, no 0 ms row", "[workload][cli]") {
+  TempDir tmp;
+  const auto [rc, out] = run_fake_bench(fake_cudnn_toolkit(tmp.path()), "--json", "FAKE_CU_FAIL=cuEventElapsedTime=400");
+  CHECK(rc == 10);
+  const auto j = nlohmann::json::parse(out);
+  CHECK_THAT(j["layers"][0]["error"].get<std::string>(), Catch::Contains("cuEventElapsedTime failed"));
+  CHECK(j["layers"][0]["median_ms"] == 0);
+}
+
+TEST_CASE("the cuDNN handle is destroyed before its stream, and the run completes", "[workload]") {
+  // the fake cudnnDestroy aborts when the handle's stream is already gone: the "done" line would be lost
+  const auto r = run_workload(CUDNNCTL_BINARY, fake_request(true), 60000);
+  REQUIRE(r);
+  INFO(r->error);
+  CHECK(r->error.empty());
+  CHECK(r->completed);
+}
+
+TEST_CASE("inputs are uploaded on the stream the layers run on", "[workload]") {
+  // the fake driver lands a synchronous (legacy-stream) copy only when the legacy stream synchronizes,
+  // which a non-blocking stream does not wait for: inputs copied that way are zeros when the check runs
+  const auto r = run_workload(CUDNNCTL_BINARY, fake_request(true), 60000);
+  REQUIRE(r);
+  CHECK(r->correctness_ok);
+  CHECK(r->correctness_max_error < 1e-3);
+  CHECK(r->fused.correctness_ok);
+}
+
+TEST_CASE("every driver call of the session is checked", "[workload]") {
+  for (const auto& [call, text] : std::vector<std::pair<const char*, const char*>>{
+           {"cuDeviceGet=101", "cuDeviceGet failed: CUDA_ERROR_INVALID_DEVICE"},
+           {"cuDevicePrimaryCtxRetain=2", "cuDevicePrimaryCtxRetain failed: CUDA_ERROR_OUT_OF_MEMORY"},
+           {"cuCtxSetCurrent=201", "cuCtxSetCurrent failed: CUDA_ERROR_INVALID_CONTEXT"},
+           {"cuStreamCreate=2", "cuStreamCreate failed: CUDA_ERROR_OUT_OF_MEMORY"}}) {
+    INFO(call);
+    ScopedEnv env;
+    env.set("FAKE_CU_FAIL", call);
+    const auto r = run_workload(CUDNNCTL_BINARY, fake_request(), 60000);
+    REQUIRE(r);
+    CHECK(r->error == text);
+    CHECK(r->layers.empty());
+    CHECK_FALSE(r->completed);
+  }
+  ScopedEnv env;
+  env.set("FAKE_CU_FAIL", "cuMemcpyHtoDAsync=700");
+  const auto r = run_workload(CUDNNCTL_BINARY, fake_request(), 60000);
+  REQUIRE(r);
+  CHECK_FALSE(r->correctness_ok);
+  CHECK_THAT(r->layers[0].error, Catch::Contains("uploading the inputs failed") && Catch::Contains("CUDA_ERROR_ILLEGAL_ADDRESS"));
+}
+
+TEST_CASE("one JSON mapping per result: empty texts are null, a round trip keeps every field", "[workload]") {
+  LayerResult l;
+  l.layer = "res2 3x3";
+  l.precision = "fp16 NHWC";
+  l.median_ms = 0.25;
+  l.pct_of_peak = 42.0;
+  nlohmann::json j = l;
+  CHECK(j["error"].is_null());
+  CHECK(j["pct_of_peak"] == 42.0);
+  const auto back = j.get<LayerResult>();
+  CHECK(back.layer == l.layer);
+  CHECK(back.median_ms == 0.25);
+  CHECK(back.pct_of_peak == l.pct_of_peak);
+  l.pct_of_peak.reset();
+  l.error = "running the convolution: X";
+  j = l;
+  CHECK(j["pct_of_peak"].is_null());
+  CHECK(j.get<LayerResult>().error == l.error);
+  CHECK_FALSE(j.get<LayerResult>().pct_of_peak);
+
+  FusedResult f;
+  f.attempted = true;
+  f.correctness_ok = true;
+  f.layers.push_back({"res4 3x3", 0.1, 0.09, 0.2, 0.19, 100, 2, 0.5, 1, 3, 0, ""});
+  const nlohmann::json fj = f;
+  CHECK(fj["error"].is_null());
+  const auto fb = fj.get<FusedResult>();
+  CHECK(fb.attempted);
+  CHECK(fb.correctness_ok);
+  REQUIRE(fb.layers.size() == 1);
+  CHECK(fb.layers[0].speedup == 2);
+  CHECK(fb.layers[0].configs_tried == 3);
 }

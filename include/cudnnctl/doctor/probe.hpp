@@ -61,10 +61,6 @@ int run_probe_child(const ProbeRequest& request, std::ostream& out);
 /// The parent side: runs `self_exe __probe ...` with a timeout and reads what it printed.
 Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& request, int timeout_ms);
 
-/// The JSON lines a child process printed, one document a line; lines that do not parse (a crash's
-/// half-written output) are skipped. Shared by the probe and the workload.
-std::vector<nlohmann::json> read_json_lines(const std::string& text);
-
 /// Sub-libraries of `major` found in `dir` by pattern (libcudnn_*.so.N / cudnn_*64_N.dll), graph first.
 std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned major, Os os);
 

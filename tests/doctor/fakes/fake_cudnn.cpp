@@ -45,7 +45,21 @@ int cudnnCreate(void** handle) {
   *handle = status == 0 ? &dummy : nullptr;
   return status;
 }
-int cudnnDestroy(void*) { return 0; }
+// The stream cudnnSetStream bound the handle to must outlive the handle (cuDNN uses it while it tears the
+// handle down): destroying the handle after its stream aborts, as a use-after-free would on a GPU.
+void* g_handle_stream = nullptr;
+int cudnnDestroy(void*) {
+  using Alive = bool (*)(const void*);
+  void* cuda = g_handle_stream ? dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) : nullptr;
+  auto alive = cuda ? reinterpret_cast<Alive>(dlsym(cuda, "fake_cuda_stream_alive")) : nullptr;
+  if (alive && !alive(g_handle_stream)) {
+    std::fprintf(stderr, "fake cudnnDestroy: the handle's stream was destroyed before the handle\n");
+    std::abort();
+  }
+  if (cuda) dlclose(cuda);
+  g_handle_stream = nullptr;
+  return 0;
+}
 void cudnnGetLastErrorString(char* buf, std::size_t n) {
   const char* text = std::getenv("FAKE_LAST_ERROR");
   std::snprintf(buf, n, "%s", text ? text : "");
@@ -61,7 +75,10 @@ struct Tensor { int format, dtype, n, c, h, w; };
 struct Conv { int pad_h, pad_w, u, v, math; };
 }
 extern "C" {
-int cudnnSetStream(void*, void*) { return 0; }
+int cudnnSetStream(void*, void* stream) {
+  g_handle_stream = stream;
+  return 0;
+}
 int cudnnCreateTensorDescriptor(Tensor** t) { *t = new Tensor{}; return 0; }
 int cudnnDestroyTensorDescriptor(Tensor* t) { delete t; return 0; }
 int cudnnSetTensor4dDescriptor(Tensor* t, int format, int dtype, int n, int c, int h, int w) { *t = {format, dtype, n, c, h, w}; return 0; }

@@ -11,6 +11,9 @@
 //   FAKE_PLAN_FAIL_FIRST=1       only the first engine config's plan fails (3000: NOT_SUPPORTED)
 //   FAKE_EXECUTE_STATUS=S        cudnnBackendExecute returns S
 //   FAKE_WRONG_FUSED=1           the fused output is off by 0.5
+// As in cuDNN 9 the graph's and the plan's handle are optional (deprecated attributes); a device-properties
+// descriptor (38) from a JSON text can stand for the GPU; execution needs a handle.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "cudnnctl/workload/half.hpp"
+#include "cudnnctl/gpu/half.hpp"
 
 namespace {
 
@@ -58,6 +61,10 @@ int expected_type(int attr) {
     case 101: return 7;                          // CONV_MODE
     case 102: case 103: case 104: case 105: case 106: case 900: case 902: case 903: case 906: case 1000: return 3;  // INT64
     case 200: return 8;                          // HEUR_MODE
+    case 204: case 407:                          // DEVICEPROP: BACKEND_DESCRIPTOR
+      return 15;
+    case 2700: return 23;                        // the device id: INT32
+    case 2702: return 24;                        // the JSON representation: CHAR
     case 201: case 401: case 702: case 703: case 704: case 705: case 750: case 751: case 752: case 753: case 801: return 15;
     case 400: case 800: return 0;                // HANDLE
     case 700: case 701: return 4;                // FLOAT (alpha, beta with float compute)
@@ -68,7 +75,7 @@ int expected_type(int attr) {
 }
 std::size_t type_size(int type) {
   switch (type) {
-    case 2: return sizeof(bool);
+    case 2: case 24: return 1;
     case 3: return 8;
     case 4: return 4;
     case 0: case 6: case 15: return sizeof(void*);
@@ -193,13 +200,14 @@ int cudnnBackendFinalize(void* p) {
     case 0: ok = has(d, {0, 1}); break;
     case 10: ok = has(d, {700, 701, 702, 703, 704, 705}) && refs_final(d, {702, 703, 704, 705}); break;
     case 13: ok = has(d, {750, 751, 753}) && refs_final(d, {750, 751, 752, 753}); break;
-    case 15: ok = has(d, {800, 801}) && refs_final(d, {801}); break;
+    case 15: ok = has(d, {801}) && refs_final(d, {801}); break;
+    case 38: ok = has(d, {2702}) || has(d, {2700}); break;
     case 4:
-      ok = has(d, {200, 201}) && refs_final(d, {201});
+      ok = has(d, {200, 201}) && refs_final(d, {201, 204});
       if (ok && env_or("FAKE_HEUR_STATUS", 0)) return static_cast<int>(env_or("FAKE_HEUR_STATUS", 0));
       break;
     case 5: {
-      ok = has(d, {400, 401}) && refs_final(d, {401});
+      ok = has(d, {401}) && refs_final(d, {401, 407});
       if (!ok) break;
       if (env_or("FAKE_PLAN_STATUS", 0)) return static_cast<int>(env_or("FAKE_PLAN_STATUS", 0));
       if (env_or("FAKE_PLAN_FAIL_FIRST", 0) && ref(d, 401)->index == 0) return NOT_SUPPORTED;
@@ -234,6 +242,16 @@ int cudnnBackendGetAttribute(void* p, int attr, int type, std::int64_t requested
     }
     return 0;
   }
+  if (d->type == 38 && attr == 2702 && type == 24) {  // the GPU as JSON: what was given, or the fake GPU's
+    const char* name = std::getenv("FAKE_GPU_NAME");
+    const auto given = d->attrs.find(2702);
+    const std::string text = given != d->attrs.end() ? std::string(given->second.begin(), given->second.end())
+                                                     : std::string("{\"deviceName\": \"") + (name ? name : "NVIDIA Fake GPU") +
+                                                           "\", \"deviceVer\": 800, \"multiProcessorCount\": 1}";
+    *count = static_cast<std::int64_t>(text.size());
+    if (values) std::memcpy(values, text.data(), static_cast<std::size_t>(std::min<std::int64_t>(requested, *count)));
+    return 0;
+  }
   if (d->type == 5 && attr == 402 && type == 3 && requested >= 1 && values) {
     *static_cast<std::int64_t*>(values) = env_or("FAKE_FUSED_WORKSPACE", 4096);
     if (count) *count = 1;
@@ -242,10 +260,11 @@ int cudnnBackendGetAttribute(void* p, int attr, int type, std::int64_t requested
   return BAD_PARAM;
 }
 
-int cudnnBackendExecute(void*, void* plan, void* pack) {
+int cudnnBackendExecute(void* handle, void* plan, void* pack) {
   auto* pl = static_cast<Desc*>(plan);
   auto* vp = static_cast<Desc*>(pack);
   log_call("execute");
+  if (!handle) return 2002;  // CUDNN_STATUS_BAD_PARAM_NULL_POINTER
   if (!g_live.count(pl) || !g_live.count(vp) || pl->type != 5 || vp->type != 16 || !pl->finalized || !vp->finalized) return BAD_PARAM;
   if (const long st = env_or("FAKE_EXECUTE_STATUS", 0)) return static_cast<int>(st);
   return compute(pl, vp);

@@ -1,4 +1,4 @@
-#include "cudnnctl/workload/abi.hpp"
+#include "cudnnctl/gpu/abi.hpp"
 
 namespace cudnnctl::abi {
 

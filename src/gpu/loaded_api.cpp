@@ -1,9 +1,12 @@
-#include "cudnnctl/workload/loaded_api.hpp"
+#include "cudnnctl/gpu/loaded_api.hpp"
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
-#include "cudnnctl/workload/half.hpp"
+#include "cudnnctl/gpu/half.hpp"
 
 namespace cudnnctl {
 
@@ -38,26 +41,28 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   a.get_algo = need<cudnnGetConvolutionForwardAlgorithm_v7_t>(c, "cudnnGetConvolutionForwardAlgorithm_v7", missing);
   a.find_algo = optional_symbol<cudnnFindConvolutionForwardAlgorithmEx_t>(c, "cudnnFindConvolutionForwardAlgorithmEx");
   a.forward = need<cudnnConvolutionForward_t>(c, "cudnnConvolutionForward", missing);
-  a.cu_init = need<cuInit_t>(d, "cuInit", missing);
-  a.device_get = need<cuDeviceGet_t>(d, "cuDeviceGet", missing);
-  a.device_name = need<cuDeviceGetName_t>(d, "cuDeviceGetName", missing);
-  a.device_attr = need<cuDeviceGetAttribute_t>(d, "cuDeviceGetAttribute", missing);
-  a.ctx_retain = need<cuDevicePrimaryCtxRetain_t>(d, "cuDevicePrimaryCtxRetain", missing);
-  a.ctx_release = need<cuDevicePrimaryCtxRelease_t>(d, "cuDevicePrimaryCtxRelease_v2", missing);
-  a.ctx_set = need<cuCtxSetCurrent_t>(d, "cuCtxSetCurrent", missing);
-  a.mem_alloc = need<cuMemAlloc_t>(d, "cuMemAlloc_v2", missing);
-  a.mem_free = need<cuMemFree_t>(d, "cuMemFree_v2", missing);
-  a.htod = need<cuMemcpyHtoD_t>(d, "cuMemcpyHtoD_v2", missing);
-  a.dtoh = need<cuMemcpyDtoH_t>(d, "cuMemcpyDtoH_v2", missing);
-  a.stream_create = need<cuStreamCreate_t>(d, "cuStreamCreate", missing);
-  a.stream_sync = need<cuStreamSynchronize_t>(d, "cuStreamSynchronize", missing);
-  a.stream_destroy = need<cuStreamDestroy_t>(d, "cuStreamDestroy_v2", missing);
-  a.event_create = need<cuEventCreate_t>(d, "cuEventCreate", missing);
-  a.event_record = need<cuEventRecord_t>(d, "cuEventRecord", missing);
-  a.event_sync = need<cuEventSynchronize_t>(d, "cuEventSynchronize", missing);
-  a.elapsed = optional_symbol<cuEventElapsedTime_t>(d, "cuEventElapsedTime_v2");
-  if (!a.elapsed) a.elapsed = need<cuEventElapsedTime_t>(d, "cuEventElapsedTime", missing);
-  a.event_destroy = need<cuEventDestroy_t>(d, "cuEventDestroy_v2", missing);
+  if (d) {
+    a.cu_init = need<cuInit_t>(d, "cuInit", missing);
+    a.device_get = need<cuDeviceGet_t>(d, "cuDeviceGet", missing);
+    a.device_name = need<cuDeviceGetName_t>(d, "cuDeviceGetName", missing);
+    a.device_attr = need<cuDeviceGetAttribute_t>(d, "cuDeviceGetAttribute", missing);
+    a.ctx_retain = need<cuDevicePrimaryCtxRetain_t>(d, "cuDevicePrimaryCtxRetain", missing);
+    a.ctx_release = need<cuDevicePrimaryCtxRelease_t>(d, "cuDevicePrimaryCtxRelease_v2", missing);
+    a.ctx_set = need<cuCtxSetCurrent_t>(d, "cuCtxSetCurrent", missing);
+    a.mem_alloc = need<cuMemAlloc_t>(d, "cuMemAlloc_v2", missing);
+    a.mem_free = need<cuMemFree_t>(d, "cuMemFree_v2", missing);
+    a.htod_async = need<cuMemcpyHtoDAsync_t>(d, "cuMemcpyHtoDAsync_v2", missing);
+    a.dtoh = need<cuMemcpyDtoH_t>(d, "cuMemcpyDtoH_v2", missing);
+    a.stream_create = need<cuStreamCreate_t>(d, "cuStreamCreate", missing);
+    a.stream_sync = need<cuStreamSynchronize_t>(d, "cuStreamSynchronize", missing);
+    a.stream_destroy = need<cuStreamDestroy_t>(d, "cuStreamDestroy_v2", missing);
+    a.event_create = need<cuEventCreate_t>(d, "cuEventCreate", missing);
+    a.event_record = need<cuEventRecord_t>(d, "cuEventRecord", missing);
+    a.event_sync = need<cuEventSynchronize_t>(d, "cuEventSynchronize", missing);
+    a.elapsed = optional_symbol<cuEventElapsedTime_t>(d, "cuEventElapsedTime_v2");
+    if (!a.elapsed) a.elapsed = need<cuEventElapsedTime_t>(d, "cuEventElapsedTime", missing);
+    a.event_destroy = need<cuEventDestroy_t>(d, "cuEventDestroy_v2", missing);
+  }
   a.add_tensor = need<cudnnAddTensor_t>(c, "cudnnAddTensor", missing);
   a.create_act = need<cudnnCreateActivationDescriptor_t>(c, "cudnnCreateActivationDescriptor", missing);
   a.destroy_act = need<cudnnDestroyActivationDescriptor_t>(c, "cudnnDestroyActivationDescriptor", missing);
@@ -73,29 +78,49 @@ Api load_api(void* c, void* d, std::vector<std::string>& missing) {
   return a;
 }
 
-std::optional<CallTiming> time_per_call(const Api& api, CUstream stream, int repeats, int calls, const std::function<int()>& call,
-                                        int& status) {
-  CUevent e0 = nullptr, e1 = nullptr;
-  api.event_create(&e0, 0);
-  api.event_create(&e1, 0);
+namespace {
+// two CUDA events, destroyed with it
+struct EventPair {
+  const Api& api;
+  CUevent start = nullptr, stop = nullptr;
+  ~EventPair() {
+    if (start) api.event_destroy(start);
+    if (stop) api.event_destroy(stop);
+  }
+};
+
+Unexpected<TimingFailure> driver_failure(const char* call, CUresult r) {
+  return Unexpected<TimingFailure>(TimingFailure{-1, fmt::format("{} failed: {}", call, cu_result_name(r))});
+}
+} // namespace
+
+Expected<CallTiming, TimingFailure> time_per_call(const Api& api, CUstream stream, int repeats, int calls, const std::function<int()>& call) {
+  EventPair ev{api};
+  if (const auto r = api.event_create(&ev.start, 0); r != 0) return driver_failure("cuEventCreate", r);
+  if (const auto r = api.event_create(&ev.stop, 0); r != 0) return driver_failure("cuEventCreate", r);
   std::vector<double> per_call;
-  for (int rep = 0; rep < repeats && status == 0; ++rep) {
-    api.event_record(e0, stream);
-    for (int i = 0; i < calls && status == 0; ++i) status = call();
-    api.event_record(e1, stream);
-    api.event_sync(e1);
+  for (int rep = 0; rep < repeats; ++rep) {
+    if (const auto r = api.event_record(ev.start, stream); r != 0) return driver_failure("cuEventRecord", r);
+    for (int i = 0; i < calls; ++i)
+      if (const int st = call(); st != 0) return Unexpected<TimingFailure>(TimingFailure{st, ""});
+    if (const auto r = api.event_record(ev.stop, stream); r != 0) return driver_failure("cuEventRecord", r);
+    if (const auto r = api.event_sync(ev.stop); r != 0) return driver_failure("cuEventSynchronize", r);
     float ms = 0;
-    api.elapsed(&ms, e0, e1);
+    if (const auto r = api.elapsed(&ms, ev.start, ev.stop); r != 0) return driver_failure("cuEventElapsedTime", r);
+    if (!(ms > 0))
+      return Unexpected<TimingFailure>(TimingFailure{-1, fmt::format("the CUDA events measured {} ms for {} calls", ms, calls)});
     per_call.push_back(static_cast<double>(ms) / calls);
   }
-  api.event_destroy(e0);
-  api.event_destroy(e1);
-  if (status != 0 || per_call.empty()) return std::nullopt;
+  if (per_call.empty()) return Unexpected<TimingFailure>(TimingFailure{-1, "nothing was timed (0 repeats)"});
   std::sort(per_call.begin(), per_call.end());
   return CallTiming{per_call[per_call.size() / 2], per_call.front()};
 }
 
-void upload_pattern(const Api& api, CUdeviceptr dst, std::size_t elements, bool fp16, std::uint32_t seed) {
+CUresult upload(const Api& api, CUstream stream, CUdeviceptr dst, const void* src, std::size_t bytes) {
+  return api.htod_async(dst, src, bytes, stream);
+}
+
+CUresult upload_pattern(const Api& api, CUstream stream, CUdeviceptr dst, std::size_t elements, bool fp16, std::uint32_t seed) {
   std::uint32_t state = seed * 2654435761u + 1;
   auto next = [&] {
     state = state * 1664525u + 1013904223u;
@@ -104,12 +129,11 @@ void upload_pattern(const Api& api, CUdeviceptr dst, std::size_t elements, bool 
   if (fp16) {
     std::vector<std::uint16_t> host(elements);
     for (auto& v : host) v = float_to_half(next());
-    api.htod(dst, host.data(), host.size() * sizeof(std::uint16_t));
-  } else {
-    std::vector<float> host(elements);
-    for (auto& v : host) v = next();
-    api.htod(dst, host.data(), host.size() * sizeof(float));
+    return upload(api, stream, dst, host.data(), host.size() * sizeof(std::uint16_t));
   }
+  std::vector<float> host(elements);
+  for (auto& v : host) v = next();
+  return upload(api, stream, dst, host.data(), host.size() * sizeof(float));
 }
 
 std::string last_error_text(const Api& api) {

@@ -1,6 +1,7 @@
 #pragma once
 // The slice of the cuDNN (8.x and 9.x legacy API, and the graph API's backend descriptors) and CUDA
-// driver ABI the workload uses, declared by hand: cudnnctl has no link dependency on CUDA and loads both at run time. tests/workload/abi_check.cpp
+// driver ABI the workload uses, declared by hand: cudnnctl has no link dependency on CUDA and loads
+// both at run time. tests/workload/abi_check.cpp
 // compares these with the real headers when /usr/local/cuda/include has them.
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,7 @@ enum : int { CUDNN_DATA_FLOAT = 0, CUDNN_DATA_HALF = 2 };
 enum : int { CUDNN_TENSOR_NCHW = 0, CUDNN_TENSOR_NHWC = 1 };
 enum : int { CUDNN_CROSS_CORRELATION = 1 };
 enum : int { CUDNN_DEFAULT_MATH = 0, CUDNN_TENSOR_OP_MATH = 1, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION = 2, CUDNN_FMA_MATH = 3 };
+enum : unsigned { CU_STREAM_NON_BLOCKING = 1 };
 enum : int { CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
              CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76 };
 
@@ -53,6 +55,7 @@ enum : int {
   CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR = 15,
   CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR = 16,
   CUDNN_BACKEND_TENSOR_DESCRIPTOR = 17,
+  CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR = 38,  // cuDNN 9.8+: a GPU described without the GPU
 };
 enum : int {
   CUDNN_TYPE_HANDLE = 0,
@@ -65,6 +68,8 @@ enum : int {
   CUDNN_TYPE_HEUR_MODE = 8,
   CUDNN_TYPE_POINTWISE_MODE = 14,
   CUDNN_TYPE_BACKEND_DESCRIPTOR = 15,
+  CUDNN_TYPE_INT32 = 23,
+  CUDNN_TYPE_CHAR = 24,
 };
 enum : int {
   CUDNN_ATTR_POINTWISE_MODE = 0,
@@ -79,9 +84,11 @@ enum : int {
   CUDNN_ATTR_ENGINEHEUR_MODE = 200,
   CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH = 201,
   CUDNN_ATTR_ENGINEHEUR_RESULTS = 202,
+  CUDNN_ATTR_ENGINEHEUR_DEVICEPROP = 204,
   CUDNN_ATTR_EXECUTION_PLAN_HANDLE = 400,
   CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG = 401,
   CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE = 402,
+  CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP = 407,
   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA = 700,
   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA = 701,
   CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC = 702,
@@ -103,6 +110,7 @@ enum : int {
   CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS = 1000,
   CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS = 1001,
   CUDNN_ATTR_VARIANT_PACK_WORKSPACE = 1003,
+  CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION = 2702,
 };
 enum : int { CUDNN_POINTWISE_ADD = 0, CUDNN_POINTWISE_RELU_FWD = 100 };
 enum : int { CUDNN_HEUR_MODE_INSTANT = 0, CUDNN_HEUR_MODE_FALLBACK = 2, CUDNN_HEUR_MODE_A = 3 };
@@ -161,7 +169,7 @@ using cuDevicePrimaryCtxRelease_t = CUresult (*)(CUdevice);
 using cuCtxSetCurrent_t = CUresult (*)(CUcontext);
 using cuMemAlloc_t = CUresult (*)(CUdeviceptr*, std::size_t);
 using cuMemFree_t = CUresult (*)(CUdeviceptr);
-using cuMemcpyHtoD_t = CUresult (*)(CUdeviceptr, const void*, std::size_t);
+using cuMemcpyHtoDAsync_t = CUresult (*)(CUdeviceptr, const void*, std::size_t, CUstream);
 using cuMemcpyDtoH_t = CUresult (*)(void*, CUdeviceptr, std::size_t);
 using cuStreamCreate_t = CUresult (*)(CUstream*, unsigned);
 using cuStreamSynchronize_t = CUresult (*)(CUstream);

@@ -1,0 +1,216 @@
+#include "cudnnctl/workload/conv_layer.hpp"
+
+#include <chrono>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/gpu/status_names.hpp"
+#include "cudnnctl/workload/conv_workload.hpp"
+
+namespace cudnnctl {
+
+using namespace abi;
+
+Expected<ConvDescriptors, int> ConvDescriptors::make(const Api& api, const ConvShape& s, bool fp16) {
+  ConvDescriptors d(api);
+  const int dtype = fp16 ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+  const int format = fp16 ? CUDNN_TENSOR_NHWC : CUDNN_TENSOR_NCHW;
+  int st = api.create_tensor(&d.x);
+  if (st == 0) st = api.create_tensor(&d.y);
+  if (st == 0) st = api.create_filter(&d.w);
+  if (st == 0) st = api.create_conv(&d.conv);
+  if (st == 0) st = api.set_tensor(d.x, format, dtype, s.n, s.c, s.h, s.w);
+  if (st == 0) st = api.set_filter(d.w, dtype, format, s.k, s.c, s.r, s.s);
+  if (st == 0) st = api.set_conv(d.conv, s.pad, s.pad, s.stride, s.stride, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
+  if (st == 0) st = api.set_math(d.conv, fp16 ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH);
+  if (st == 0) st = api.output_dim(d.conv, d.x, d.w, &d.n, &d.k, &d.p, &d.q);
+  if (st == 0) st = api.set_tensor(d.y, format, dtype, d.n, d.k, d.p, d.q);
+  if (st != 0) return Unexpected<int>(st);
+  return d;
+}
+
+ConvDescriptors::ConvDescriptors(ConvDescriptors&& o) noexcept : x(o.x), y(o.y), w(o.w), conv(o.conv), n(o.n), k(o.k), p(o.p), q(o.q), m_api(o.m_api) {
+  o.x = o.y = nullptr;
+  o.w = nullptr;
+  o.conv = nullptr;
+}
+
+ConvDescriptors::~ConvDescriptors() {
+  if (x) m_api->destroy_tensor(x);
+  if (y) m_api->destroy_tensor(y);
+  if (w) m_api->destroy_filter(w);
+  if (conv) m_api->destroy_conv(conv);
+}
+
+namespace {
+
+// What runs after each convolution on its output (y's descriptor and buffer): the unfused bias + ReLU.
+using Epilogue = std::function<int(cudnnTensorDescriptor_t, CUdeviceptr)>;
+
+struct Inputs {
+  const std::vector<float>& x;
+  const std::vector<float>& w;
+  std::vector<float>& y;
+};
+
+// One convolution set up and run (then `epilogue`, if any, after every forward call): timed, or with
+// `once` run on its inputs and read back.
+LayerResult run_conv(const LayerRun& run, const ConvShape& s, bool fp16, const Inputs* once, const Epilogue* epilogue) {
+  const Api& api = run.api;
+  LayerResult r;
+  r.layer = s.name;
+  r.precision = fp16 ? "fp16 NHWC" : "fp32 NCHW";
+  const std::size_t elem = fp16 ? 2 : 4;
+  auto fail_with = [&](int status, const std::string& where) {
+    r.status = status;
+    r.error = fmt::format("{}: {}", where, workload_failure_cause(status, run.major));
+    return r;
+  };
+  auto driver_failed = [&](const std::string& what) {
+    r.status = -1;
+    r.error = what;
+    return r;
+  };
+  auto d = ConvDescriptors::make(api, s, fp16);
+  if (!d) return fail_with(d.error(), "setting up the descriptors");
+  Buffers buf(api);
+  int cu = 0;
+  const std::size_t xbytes = static_cast<std::size_t>(s.n) * s.c * s.h * s.w * elem;
+  const std::size_t wbytes = static_cast<std::size_t>(s.k) * s.c * s.r * s.s * elem;
+  const std::size_t ybytes = static_cast<std::size_t>(d->n) * d->k * d->p * d->q * elem;
+  const auto x = buf.alloc(xbytes, cu);
+  const auto w = x ? buf.alloc(wbytes, cu) : std::nullopt;
+  const auto y = w ? buf.alloc(ybytes, cu) : std::nullopt;
+  if (!y)
+    return driver_failed(fmt::format("allocating {:.0f} MiB of GPU memory failed: {}", static_cast<double>(xbytes + wbytes + ybytes) / 1048576.0,
+                                     cu_result_name(cu)));
+  cu = once ? upload(api, run.stream, *x, once->x.data(), xbytes) : upload_pattern(api, run.stream, *x, xbytes / elem, fp16, 1);
+  if (cu == 0) cu = once ? upload(api, run.stream, *w, once->w.data(), wbytes) : upload_pattern(api, run.stream, *w, wbytes / elem, fp16, 2);
+  if (cu != 0) return driver_failed("uploading the inputs failed: cuMemcpyHtoDAsync: " + cu_result_name(cu));
+
+  cudnnConvolutionFwdAlgoPerf_t perf[8]{};
+  int returned = 0;
+  int st = api.get_algo(run.handle, d->x, d->w, d->conv, d->y, 8, &returned, perf);
+  if (st != 0 || returned == 0) return fail_with(st, "choosing an algorithm");
+  const std::size_t ws_cap = 256u << 20;
+  std::optional<cudnnConvolutionFwdAlgoPerf_t> chosen;
+  for (int i = 0; i < returned; ++i)
+    if (perf[i].status == 0 && perf[i].memory <= ws_cap) {
+      chosen = perf[i];
+      break;
+    }
+  std::optional<CUdeviceptr> ws;
+  if (run.find && api.find_algo) {
+    ws = buf.alloc(ws_cap, cu);
+    if (ws) {
+      cudnnConvolutionFwdAlgoPerf_t found[8]{};
+      int nfound = 0;
+      if (api.find_algo(run.handle, d->x, reinterpret_cast<const void*>(*x), d->w, reinterpret_cast<const void*>(*w), d->conv, d->y,
+                        reinterpret_cast<void*>(*y), 8, &nfound, found, reinterpret_cast<void*>(*ws), ws_cap) == 0)
+        for (int i = 0; i < nfound; ++i)
+          if (found[i].status == 0) {
+            chosen = found[i];
+            break;
+          }
+    }
+  }
+  if (!chosen) {
+    r.status = perf[0].status;
+    r.error = fmt::format("no algorithm can run this layer: {}", workload_failure_cause(perf[0].status, run.major));
+    return r;
+  }
+  if ((st = api.set_math(d->conv, chosen->mathType)) != 0) return fail_with(st, "setting the algorithm's math type");
+  r.algo = algo_name(chosen->algo);
+  r.math = math_name(chosen->mathType);
+  r.workspace_mib = static_cast<double>(chosen->memory) / 1048576.0;
+  if (!ws && chosen->memory > 0) {
+    ws = buf.alloc(chosen->memory, cu);
+    if (!ws) return driver_failed(fmt::format("allocating the {:.1f} MiB workspace failed: {}", r.workspace_mib, cu_result_name(cu)));
+  }
+  const float alpha = 1.f, beta = 0.f;
+  auto forward = [&] {
+    const int status = api.forward(run.handle, &alpha, d->x, reinterpret_cast<const void*>(*x), d->w, reinterpret_cast<const void*>(*w),
+                                   d->conv, chosen->algo, ws ? reinterpret_cast<void*>(*ws) : nullptr, chosen->memory, &beta, d->y,
+                                   reinterpret_cast<void*>(*y));
+    return status == 0 && epilogue ? (*epilogue)(d->y, *y) : status;
+  };
+  for (int i = 0; i < (once ? 1 : run.warmups); ++i)
+    if ((st = forward()) != 0) return fail_with(st, "running the convolution");
+  if (!once && run.warmup_ms > 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(run.warmup_ms);
+    while (std::chrono::steady_clock::now() < until) {
+      for (int i = 0; i < 10; ++i)
+        if ((st = forward()) != 0) return fail_with(st, "running the convolution");
+      if ((cu = api.stream_sync(run.stream)) != 0) return driver_failed("cuStreamSynchronize failed: " + cu_result_name(cu));
+    }
+  }
+  if ((cu = api.stream_sync(run.stream)) != 0) return driver_failed("cuStreamSynchronize failed: " + cu_result_name(cu));
+  if (once) {
+    once->y.resize(ybytes / elem);
+    if ((cu = api.dtoh(once->y.data(), *y, ybytes)) != 0) return driver_failed("reading the result back failed: " + cu_result_name(cu));
+    return r;
+  }
+  const auto t = time_per_call(api, run.stream, run.repeats, run.timed_calls, forward);
+  if (!t) {
+    if (!t.error().driver_error.empty()) return driver_failed("timing the convolution: " + t.error().driver_error);
+    return fail_with(t.error().status, "running the convolution");
+  }
+  r.median_ms = t->median_ms;
+  r.min_ms = t->min_ms;
+  r.tflops = s.flops() / (r.median_ms / 1e3) / 1e12;
+  if (run.peak) r.pct_of_peak = 100.0 * r.tflops / (fp16 ? run.peak->fp16_dense_tflops : run.peak->fp32_tflops);
+  return r;
+}
+
+} // namespace
+
+LayerResult time_layer(const LayerRun& run, const ConvShape& s, bool fp16) { return run_conv(run, s, fp16, nullptr, nullptr); }
+
+LayerResult run_layer_once(const LayerRun& run, const ConvShape& s, const std::vector<float>& x, const std::vector<float>& w,
+                           std::vector<float>& y) {
+  const Inputs in{x, w, y};
+  return run_conv(run, s, false, &in, nullptr);
+}
+
+LayerResult time_unfused(const LayerRun& run, const ConvShape& s) {
+  const Api& api = run.api;
+  LayerResult r;
+  r.layer = s.name;
+  cudnnTensorDescriptor_t bd = nullptr;
+  cudnnActivationDescriptor_t ad = nullptr;
+  struct Cleanup {
+    const Api& a;
+    cudnnTensorDescriptor_t& b;
+    cudnnActivationDescriptor_t& act;
+    ~Cleanup() {
+      if (b) a.destroy_tensor(b);
+      if (act) a.destroy_act(act);
+    }
+  } cleanup{api, bd, ad};
+  int st = api.create_tensor(&bd);
+  if (st == 0) st = api.create_act(&ad);
+  if (st == 0) st = api.set_tensor(bd, CUDNN_TENSOR_NHWC, CUDNN_DATA_HALF, 1, s.k, 1, 1);
+  if (st == 0) st = api.set_act(ad, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0);
+  Buffers buf(api);
+  int cu = 0;
+  const auto bias = st == 0 ? buf.alloc(static_cast<std::size_t>(s.k) * 2, cu) : std::nullopt;
+  if (bias) cu = upload_pattern(api, run.stream, *bias, static_cast<std::size_t>(s.k), true, 3);
+  if (!bias || cu != 0) {
+    r.status = st ? st : -1;
+    r.error = st ? "setting up bias and ReLU: " + workload_failure_cause(st, run.major) : "the bias on the GPU: " + cu_result_name(cu);
+    return r;
+  }
+  const float one = 1.f, zero = 0.f;
+  const Epilogue bias_relu = [&](cudnnTensorDescriptor_t yd, CUdeviceptr y) {
+    int status = api.add_tensor(run.handle, &one, bd, reinterpret_cast<const void*>(*bias), &one, yd, reinterpret_cast<void*>(y));
+    if (status == 0)
+      status = api.act_forward(run.handle, ad, &one, yd, reinterpret_cast<const void*>(y), &zero, yd, reinterpret_cast<void*>(y));
+    return status;
+  };
+  LayerRun unpeaked = run;
+  unpeaked.peak.reset();
+  return run_conv(unpeaked, s, true, nullptr, &bias_relu);
+}
+
+} // namespace cudnnctl
