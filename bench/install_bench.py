@@ -67,7 +67,7 @@ def openssl_sha256_rate():
 
 def write_cost(directory, sizes, fsync):
     """CPU and wall seconds to write files of these sizes in 256 KiB writes (fsync each file and the folder)."""
-    chunk = b"\x5a" * (256 << 10)
+    chunk = memoryview(b"\x5a" * (256 << 10))
     d = tempfile.mkdtemp(dir=directory, prefix="write-test-")
     cpu = lambda: (lambda r: r.ru_utime + r.ru_stime)(resource.getrusage(resource.RUSAGE_SELF))
     t0, c0 = time.perf_counter(), cpu()
