@@ -44,6 +44,21 @@ before=$(snapshot "$WTK")
 "$CUDNNCTL" install "$ZIP" --sha256-file "$ZIP.sha256" --cuda-path "$WTK" > /dev/null
 for f in cudnn64_9.dll cudnn_engines_precompiled64_9.dll cudnn_graph64_9.dll; do [[ -f $WTK/bin/x64/$f ]]; done
 [[ -f $WTK/lib/x64/cudnn.lib && -f $WTK/include/cudnn.h && ! -e $WTK/bin/x64/x64 ]]
+# byte-identity: every installed file and its receipt hash equal the member as Python's zipfile (zlib)
+# inflates it, whichever inflater this build uses (ISA-L where found)
+python3 - "$ZIP" "$WTK" <<'PY'
+import hashlib, json, os, sys, zipfile
+z, tk = sys.argv[1], sys.argv[2]
+r = json.load(open(os.path.join(tk, ".cudnnctl", "receipt.json")))
+with zipfile.ZipFile(z) as zf:
+    members = {os.path.basename(i.filename): i for i in zf.infolist() if not i.is_dir()}
+    members.update({"cudnn-" + r["version"] + "-LICENSE": members["LICENSE"]})
+    for f in r["files"]:
+        want = hashlib.sha256(zf.read(members[os.path.basename(f["path"])])).hexdigest()
+        got = hashlib.sha256(open(os.path.join(tk, f["path"]), "rb").read()).hexdigest()
+        assert f["sha256"] == got == want, (f["path"], f["sha256"], got, want)
+print(f"{len(r['files'])} installed files byte-identical to the zip's members, receipt hashes equal")
+PY
 # the doctor reads that Windows tree offline: the 9.19 header, every sub-DLL, the receipt; the fixture's
 # DLLs are Linux .so bytes under DLL names, which the PE reader names as not readable DLLs
 doctor_json() { local rc=0; "$CUDNNCTL" doctor --cuda-path "$1" --json > "$2" || rc=$?; echo "$rc"; }

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "cudnnctl/archive/inflater.hpp"
 #include "cudnnctl/archive/listing.hpp"
 #include "cudnnctl/archive/safety.hpp"
 #include "cudnnctl/base/error.hpp"
@@ -26,6 +27,7 @@ struct ExtractOptions {
   std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
   bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
+  InflaterKind inflater = InflaterKind::best;            // zip's deflated members (tests run each engine)
 };
 
 struct ExtractResult {
