@@ -16,6 +16,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/doctor/stack_checks.hpp"
 #include "cudnnctl/doctor/status_names.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/path_list.hpp"
@@ -141,6 +142,7 @@ public:
       skip_layers_from(2, m_target_failed ? "the toolkit is not for the --target platform (layer 1)" : "no CUDA toolkit was found (layer 1)");
     }
     if (m_report.toolkit) layer_gpu();
+    if (m_report.toolkit && !m_offline && m_host.os == Os::linux_os) stack_layer_checks();
     if (m_opt.only_layer) {
       std::vector<Check> only;
       for (auto& c : m_report.checks)
@@ -238,6 +240,22 @@ private:
   }
 
   // ---- layer 1
+  // Issue 20's whole-stack checks (stack_checks.hpp), each placed after the last check of its layer.
+  void stack_layer_checks() {
+    StackInputs in;
+    const auto& t = *m_report.toolkit;
+    in.toolkit_lib_dir = lib_dir();
+    in.toolkit_cuda_major = static_cast<unsigned>(std::strtoul(t.major().c_str(), nullptr, 10));
+    in.driver_version_file = m_opt.driver_version_file;
+    if (m_report.search)
+      for (const auto& c : m_report.search->copies)
+        if (c.wins) in.loader_cudnn_dir = c.dir;
+    for (auto& c : stack_checks(in, m_env)) {
+      auto at = std::find_if(m_report.checks.begin(), m_report.checks.end(), [&](const Check& x) { return x.layer > c.layer; });
+      m_report.checks.insert(at, std::move(c));
+    }
+  }
+
   void layer_toolkit() {
     std::vector<std::string> notes;
     const auto found = find_toolkits(m_env, m_opt.cuda_path.empty() ? std::nullopt : std::optional(m_opt.cuda_path), &notes);
