@@ -14,7 +14,7 @@ void Io::warn(const std::string& text) {
 }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 11> k_commands{{
+  static constexpr std::array<CommandSpec, 13> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
@@ -24,6 +24,8 @@ std::span<const CommandSpec> all_commands() {
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},
       {"doctor", "Diagnose a cuDNN set-up layer by layer: toolkit, files, loader, driver and device, workload", &setup_doctor},
+      {"explain", "Name the cuDNN/CUDA loading messages of a log (file or standard input): cause, fix, harmless or not", &setup_explain},
+      {"trace", "Run a command and report every cuDNN, cuBLAS, NVRTC, cudart and driver library it loads: path, version, search step, shadowed copies, faults", &setup_trace},
       {"bench", "Time cuDNN convolutions (the ResNet-50 layer set, fp16 and fp32) and a fused conv+bias+ReLU on the GPU", &setup_bench},
       {"__probe", "internal: the doctor's child process", &setup_probe, true},
       {"__workload", "internal: the workload's child process", &setup_workload_child, true},

@@ -1,6 +1,8 @@
 #include "cudnnctl/doctor/signatures.hpp"
 
+#include <algorithm>
 #include <array>
+#include <vector>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -114,6 +116,43 @@ constexpr Signature k_signatures[] = {
     {"device.create", "device.create", 4, "cudnnCreate fails", "`CUDNN_STATUS_NOT_INITIALIZED`; `could not create cudnn handle`",
      "NOT_INITIALIZED usually means the GPU is out of memory, or the driver is older than cuDNN's CUDA runtime; other statuses name an architecture or driver mismatch",
      "free GPU memory (nvidia-smi) or update the driver; for a mismatch, match cuDNN to the GPU and driver"},
+    // Messages `cudnnctl explain` names in logs, and the faults `cudnnctl trace` and the stack checks report.
+    {"loader.sublibrary.elsewhere", "trace.sublibraries", 3, "A cuDNN sub-library comes from another folder than libcudnn", "`undefined symbol: cudnnGetLibConfig`; `libcudnn_graph.so.9: undefined symbol`",
+     "libcudnn.so.9 / cudnn64_9.dll was loaded from one folder (a wheel, a venv) and a sub-library it opens by name from another (the system's, an older release): the two halves do not fit",
+     "keep one complete cuDNN set in one folder and remove the other copy from LD_LIBRARY_PATH/PATH; cudnnctl trace -- <your command> shows which file came from where"},
+    {"loader.versions.mixed", "trace.versions", 3, "cuDNN libraries of several releases in one process", "`CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH`",
+     "the program loaded cuDNN's main library and sub-libraries of different releases (an older copy earlier on the search path, or a partial set beside a full one); cuDNN refuses or misbehaves",
+     "keep one cuDNN release on the program's search path: remove or reorder the other copy (cudnnctl trace -- <your command> names both)"},
+    {"loader.cuda-majors", "stack.cuda_major", 3, "Libraries of two CUDA majors in one program", "`libcublasLt.so.12: cannot open shared object file` in a CUDA 13 environment; `libcudart.so.13: cannot open shared object file`",
+     "cudart, cuBLAS/cuBLASLt, NVRTC and cuDNN must all be built for one CUDA major; a CUDA 12 wheel beside a CUDA 13 toolkit (or the reverse) loads both runtimes or misses the one it needs",
+     "install every CUDA library for one major (pip nvidia-*-cu12 or -cu13, the matching cuDNN archive _cuda12/_cuda13) and remove the other major's folders from the loader path"},
+    {"loader.onnxruntime", "explain", 3, "ONNX Runtime cannot load its CUDA provider", "`LoadLibrary failed with error 126`; `Failed to load library libonnxruntime_providers_cuda.so with error`",
+     "onnxruntime_providers_cuda loads cuDNN, cuBLAS and cudart of the CUDA major it was built for; one of them is not on the search path (LoadLibrary ignores AddDllDirectory folders; pip wheels are found only after import torch or onnxruntime.preload_dlls()), so the session falls back to the CPU",
+     "call onnxruntime.preload_dlls() before creating the session, or put the cuDNN and CUDA bin folders of the right major on PATH/LD_LIBRARY_PATH; cudnnctl trace -- python app.py shows what was loaded"},
+    {"loader.tf-cannot-dlopen", "explain", 3, "TensorFlow cannot open some GPU libraries", "`Cannot dlopen some GPU libraries`",
+     "TensorFlow tried to open cuDNN/cuBLAS/cudart and one failed; the message hides which and why",
+     "run again with TF_CPP_MAX_VLOG_LEVEL=3 to see the failing library, or cudnnctl trace -- python app.py to see what was loaded"},
+    {"loader.factory-registered", "explain", 3, "TensorFlow/XLA registers the cuDNN factory twice", "`Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered`",
+     "TensorFlow and XLA (or JAX) both register their cuDNN, cuFFT and cuBLAS plugins at import; the second registration is refused and logged",
+     "nothing: the GPU works; set TF_CPP_MIN_LOG_LEVEL=2 to hide it", true},
+    {"loader.paging-file", "explain", 3, "The Windows paging file is too small for the cuDNN DLLs", "`[WinError 1455] The paging file is too small for this operation to complete`",
+     "each process (and each DataLoader worker) that loads the large cuDNN/torch DLLs needs commit charge for them; the paging file cannot cover it",
+     "let Windows manage the paging file size (or enlarge it), or use fewer DataLoader workers (num_workers)"},
+    {"toolkit.cuda13-bin-x64", "explain", 1, "CUDA 13 keeps its Windows DLLs in bin\\x64", "`Could not find module 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0\\bin\\cudart64_13.dll'`",
+     "CUDA 13 moved the DLLs from bin to bin\\x64; PATH entries and loaders that know only bin miss them",
+     "add <toolkit>\\bin\\x64 to PATH (cudnnctl path --apply does this for the toolkit it installs into)"},
+    {"files.cudnn-path", "files.cudnn_path", 2, "CUDNN_PATH names another cuDNN than the loader takes", "cudnn-frontend, TransformerEngine or cuda-pathfinder use another cuDNN than the program loads",
+     "CUDNN_PATH is read by NVIDIA's cuda-pathfinder, cudnn-frontend and TransformerEngine builds; the dynamic loader ignores it, so builds and programs use different copies",
+     "point CUDNN_PATH at the folder above the cuDNN the loader takes (cudnnctl path prints it), or unset it"},
+    {"driver.compat-shadows", "driver.compat", 4, "cuda-compat's libcuda shadows a newer driver", "`system has unsupported display driver / cuda driver combination`; `CUDA_ERROR_SYSTEM_DRIVER_MISMATCH`",
+     "the forward-compatibility libcuda.so.1 of a cuda-compat package (CUDA containers list it in /etc/ld.so.conf.d) is found before the host driver's, which is newer: the two do not match",
+     "remove the cuda-compat folder from the loader path when the host driver is newer (delete /etc/ld.so.conf.d/000_cuda_compat.conf and run ldconfig, or drop it from LD_LIBRARY_PATH)"},
+    {"driver.wsl.copies", "driver.wsl", 4, "WSL2's driver libraries are copies, not links", "`/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link`",
+     "WSL2 mounts the Windows driver's libraries into /usr/lib/wsl/lib as plain files; ldconfig warns, and libcuda.so (unversioned) is missing from the ld.so cache, which cuDNN 8 sub-libraries open by that name",
+     "the warning is harmless; if a program needs libcuda.so, add /usr/lib/wsl/lib to LD_LIBRARY_PATH (or link libcuda.so to libcuda.so.1 in a folder of your own); do not install a Linux driver inside WSL", true},
+    {"driver.wsl.linux-driver", "driver.wsl", 4, "A Linux NVIDIA driver is installed inside WSL2", "`CUDA Version: ERR!`; `NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver` under WSL2",
+     "under WSL2 the driver is the Windows one (/usr/lib/wsl/lib); a Linux driver or cuda-drivers package inside the distribution puts its own libcuda.so.1 first, which cannot reach the GPU",
+     "remove the Linux driver packages from the distribution (apt remove 'nvidia-driver-*' 'libnvidia-compute-*' cuda-drivers) and keep /usr/lib/wsl/lib; install only the CUDA toolkit (cuda-toolkit-XX-Y) inside WSL"},
 };
 } // namespace
 
@@ -131,9 +170,14 @@ std::string troubleshooting_markdown() {
       "# Troubleshooting cuDNN set-ups\n\n"
       "Every failure `cudnnctl doctor` recognises, with its cause and fix. Generated from the doctor's own table\n"
       "(`src/doctor/signatures.cpp`) by `cudnnctl __generate troubleshooting`; a test keeps this file in step.\n"
-      "Run `cudnnctl doctor` to see which of these applies to a machine (`--json` for CI).\n";
+      "Run `cudnnctl doctor` to see which of these applies to a machine (`--json` for CI), `cudnnctl explain LOG` to name\n"
+      "the messages of a log, and `cudnnctl trace -- COMMAND` to see which libraries a program really loads.\n";
   int layer = 0;
-  for (const auto& s : k_signatures) {
+  std::vector<const Signature*> by_layer;
+  for (const auto& s : k_signatures) by_layer.push_back(&s);
+  std::stable_sort(by_layer.begin(), by_layer.end(), [](const Signature* a, const Signature* b) { return a->layer < b->layer; });
+  for (const auto* sp : by_layer) {
+    const auto& s = *sp;
     if (s.layer != layer) {
       layer = s.layer;
       out += fmt::format("\n## Layer {}: {}\n", layer, layers[layer]);
@@ -142,6 +186,7 @@ std::string troubleshooting_markdown() {
     out += fmt::format("- check: `{}` (signature `{}`)\n", s.check, s.id);
     if (!s.symptom.empty()) out += fmt::format("- what you see: {}\n", s.symptom);
     out += fmt::format("- cause: {}\n- fix: {}\n", s.cause, s.fix);
+    if (s.harmless) out += "- harmless: yes, the message is noise (`cudnnctl explain` says so)\n";
   }
   return out;
 }

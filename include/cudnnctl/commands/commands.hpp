@@ -15,6 +15,8 @@ CommandRun setup_path(CLI::App& sub, Io& io);
 CommandRun setup_doctor(CLI::App& sub, Io& io);
 CommandRun setup_probe(CLI::App& sub, Io& io);
 CommandRun setup_bench(CLI::App& sub, Io& io);
+CommandRun setup_explain(CLI::App& sub, Io& io);
+CommandRun setup_trace(CLI::App& sub, Io& io);
 CommandRun setup_fetch(CLI::App& sub, Io& io);
 CommandRun setup_workload_child(CLI::App& sub, Io& io);
 

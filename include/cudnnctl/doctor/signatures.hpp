@@ -15,6 +15,7 @@ struct Signature {
   std::string_view symptom;  // what users see and paste (may be empty)
   std::string_view cause;
   std::string_view fix;
+  bool harmless = false;     // noise: the message is printed although everything works (`cudnnctl explain` says so)
 };
 
 std::span<const Signature> signatures();

@@ -1,0 +1,38 @@
+#pragma once
+// `cudnnctl explain`: names the cuDNN/CUDA loading messages of a log through the doctor's signature table
+// (signatures.hpp): which signature, its cause and fix, and whether the message is harmless noise. Pure: the
+// command reads the text (bounded) and renders; this matches.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cudnnctl/doctor/signatures.hpp"
+
+namespace cudnnctl {
+
+/// One way a message is recognised: every non-empty `all_of` piece occurs in the line (ASCII case-insensitive).
+/// `signatures` names the likeliest signature first, then the others the same message can mean.
+struct LogPattern {
+  std::string_view all_of[3];
+  std::string_view signatures[3];
+};
+
+struct ExplainMatch {
+  std::size_t line = 0;             // 1-based
+  std::string text;                 // the line, cut to 500 characters
+  const Signature* signature = nullptr;
+  std::vector<const Signature*> also;  // other causes the same message can have
+  std::string detail;               // what the line itself says (versions compared, the library named), may be empty
+};
+
+std::span<const LogPattern> log_patterns();
+
+/// The matches of one line (none, or the first pattern that fits in its first 4096 characters). `line_no` is 1-based.
+std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_no);
+
+/// Every line of `text` that names a known message, in order.
+std::vector<ExplainMatch> explain_text(std::string_view text);
+
+} // namespace cudnnctl

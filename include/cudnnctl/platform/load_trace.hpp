@@ -1,0 +1,26 @@
+#pragma once
+// Runs a command so that the libraries it loads are recorded, for `cudnnctl trace`. The command inherits this
+// process's standard input, output and error (its output passes through untouched) and its exit code comes
+// back. Linux: the dynamic linker's audit interface (LD_AUDIT = the audit library, CUDNNCTL_TRACE_FILE = the
+// event file; children inherit both). The events are lines "KIND\tPID\tA\tB\tC" (see src/trace/audit).
+#include <string>
+#include <vector>
+
+#include "cudnnctl/base/error.hpp"
+
+namespace cudnnctl::platform {
+
+struct TracedRun {
+  int exit_code = 0;       // the command's; 128+N when a signal N ended it (as shells report it)
+  int signal = 0;          // the signal that ended it, 0 when it exited
+  std::string events;      // the event lines, in the order they were written
+};
+
+/// Where the audit library is: $CUDNNCTL_AUDIT_LIB, else beside this program, else <prefix>/lib*/cudnnctl.
+Result<std::string> find_audit_library();
+
+/// Runs argv (looked up on PATH) with the load trace. An error only when the trace cannot be set up; a
+/// command that cannot start exits 127 (not found) or 126 (not executable), as a shell's would.
+Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library);
+
+} // namespace cudnnctl::platform

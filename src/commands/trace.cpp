@@ -1,0 +1,71 @@
+// cudnnctl trace [--json] [--output FILE] [--html FILE] [--want VERSION] -- COMMAND [ARGS...]
+// Runs COMMAND with the load trace and reports what it loaded. COMMAND's standard input, output and error are
+// its own (untouched); the report goes to standard error after COMMAND ends, or to --output FILE; cudnnctl
+// exits with COMMAND's exit code.
+#include <fstream>
+#include <memory>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/platform/environment.hpp"
+#include "cudnnctl/platform/load_trace.hpp"
+#include "cudnnctl/trace/library_facts.hpp"
+#include "cudnnctl/trace/trace_render.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+struct TraceOptions {
+  std::vector<std::string> command;
+  bool json = false;
+  std::string output;
+  std::string html;
+  std::string want;
+  std::string events;
+};
+
+Result<bool> write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) return fail(ErrorCode::io, fmt::format("cannot write {}", path), "check the folder exists and is writable", path);
+  return true;
+}
+
+} // namespace
+
+CommandRun setup_trace(CLI::App& sub, Io&) {
+  auto opts = std::make_shared<TraceOptions>();
+  sub.add_flag("--json", opts->json, "Write the report as one JSON document (schema cudnnctl.trace/1) instead of text");
+  sub.add_option("--output", opts->output, "Write the report to this file instead of standard error (e.g. /dev/fd/3)");
+  sub.add_option("--html", opts->html, "Also write the report as one HTML page to this file");
+  sub.add_option("--want", opts->want, "The cuDNN version the program was built with (e.g. 9.8): an older or other-major cuDNN is a fault");
+  sub.add_option("--events", opts->events, "Also keep the raw load events in this file")->group("");
+  sub.add_option("command", opts->command, "The command to run and trace, after --")->required();
+  return [opts](Io& io) -> Result<ExitCode> {
+    // Checked before the command runs: a report that cannot be written is known now, not after a long run.
+    for (const auto* p : {&opts->output, &opts->html})
+      if (!p->empty() && *p != "/dev/stderr")
+        if (auto ok = write_file(*p, ""); !ok) return Unexpected<Error>(ok.error());
+    auto audit = platform::find_audit_library();
+    if (!audit) return Unexpected<Error>(audit.error());
+    auto run = platform::run_with_load_trace(opts->command, *audit);
+    if (!run) return Unexpected<Error>(run.error());
+    if (!opts->events.empty()) (void)write_file(opts->events, run->events);
+
+    platform::ProcessEnvironment env;
+    const auto report = build_trace_report(parse_trace_events(run->events), real_trace_seams(env), opts->want);
+    const TraceRunInfo info{opts->command, run->exit_code, run->signal};
+    const auto text = opts->json ? trace_json(report, info).dump(2) + "\n" : trace_text(report, info);
+    if (opts->output.empty()) io.err << text;
+    else if (auto ok = write_file(opts->output, text); !ok) return Unexpected<Error>(ok.error());
+    if (!opts->html.empty())
+      if (auto ok = write_file(opts->html, trace_html(report, info)); !ok) return Unexpected<Error>(ok.error());
+    return static_cast<ExitCode>(run->exit_code);
+  };
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,157 @@
+#include "cudnnctl/doctor/stack_checks.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_small(const fs::path& p) {
+  std::ifstream in(p);
+  std::string s(64 * 1024, '\0');
+  in.read(s.data(), static_cast<std::streamsize>(s.size()));
+  s.resize(static_cast<std::size_t>(in.gcount()));
+  return s;
+}
+
+bool stack_name(const std::string& name) {
+  static const std::regex re(R"(^lib(cudart|cublas|cublasLt|nvrtc|cudnn)\.so\.\d+$)");
+  return std::regex_match(name, re);
+}
+
+void scan_dir(const fs::path& dir, const std::string& origin, unsigned wheel_major, std::vector<StackLibrary>& out) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const auto name = e.path().filename().string();
+    if (!stack_name(name)) continue;
+    unsigned major = cuda_major_of_file(e.path().string());
+    if (!major && name.starts_with("libcudnn")) major = wheel_major;  // cuDNN's file name does not say its CUDA
+    if (!major) continue;
+    const auto path = e.path().string();
+    if (std::none_of(out.begin(), out.end(), [&](const StackLibrary& l) { return fs::equivalent(l.path, path, ec); }))
+      out.push_back({path, origin, major});
+  }
+}
+
+// site-packages/nvidia/<pkg>/lib with the CUDA major its dist-info names (nvidia_cudnn_cu12-...)
+void scan_site_packages(const fs::path& sp, std::vector<StackLibrary>& out) {
+  std::error_code ec;
+  if (!fs::is_directory(sp / "nvidia", ec)) return;
+  unsigned cudnn_major = 0;
+  std::string cudnn_dist;
+  for (const auto& e : fs::directory_iterator(sp, ec)) {
+    const auto n = e.path().filename().string();
+    if (n.starts_with("nvidia_cudnn") && n.ends_with(".dist-info")) cudnn_major = cuda_major_of_wheel(n), cudnn_dist = n;
+  }
+  for (const auto& pkg : fs::directory_iterator(sp / "nvidia", ec))
+    scan_dir(pkg.path() / "lib", fmt::format("pip wheel in {}{}", sp.string(), pkg.path().filename() == "cudnn" && !cudnn_dist.empty() ? " (" + cudnn_dist + ")" : ""),
+             cudnn_major, out);
+}
+
+std::vector<fs::path> site_packages(const platform::Environment& env, const std::string& root) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  std::vector<fs::path> prefixes;
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (auto v = env.get(var)) prefixes.emplace_back(*v);
+  if (auto home = env.get("HOME")) prefixes.emplace_back(fs::path(*home) / ".local");
+  for (const auto& p : prefixes)
+    for (const auto& e : fs::directory_iterator(p / "lib", ec))
+      if (e.path().filename().string().starts_with("python")) out.push_back(e.path() / "site-packages");
+  for (const auto& base : {fs::path(root) / "usr/local/lib", fs::path(root) / "usr/lib"})
+    for (const auto& e : fs::directory_iterator(base, ec))
+      if (e.path().filename().string().starts_with("python3")) out.push_back(e.path() / "dist-packages"), out.push_back(e.path() / "site-packages");
+  return out;
+}
+
+std::vector<std::string> ld_cache_entries(const std::string& name) {
+  std::vector<std::string> out;
+  auto text = platform::run_capture({"ldconfig", "-p"});
+  if (!text) return out;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto arrow = line.find("=> ");
+    if (arrow == std::string::npos) continue;
+    auto n = line.substr(0, line.find(" ("));
+    n.erase(0, n.find_first_not_of(" \t"));
+    if (n == name) out.push_back(line.substr(arrow + 3));
+  }
+  return out;
+}
+
+Check to_check(const StackFinding& f, const std::string& id, int layer) {
+  Check c{id, layer, f.verdict == StackVerdict::pass ? CheckStatus::pass : f.verdict == StackVerdict::warn ? CheckStatus::warn : CheckStatus::fail,
+          f.finding, {}, {}};
+  if (!f.signature.empty()) {
+    const auto& s = signature(f.signature);
+    c.cause = std::string(s.cause), c.fix = std::string(s.fix);
+  }
+  return c;
+}
+
+} // namespace
+
+std::vector<StackLibrary> gather_cuda_stack(const StackInputs& in, const platform::Environment& env) {
+  std::vector<StackLibrary> out;
+  if (!in.toolkit_lib_dir.empty()) scan_dir(in.toolkit_lib_dir, "toolkit", in.toolkit_cuda_major, out);
+  if (auto v = env.get("LD_LIBRARY_PATH"))
+    for (const auto& d : split_path_list(*v, PathFlavor::posix))
+      if (!d.empty()) scan_dir(d, "LD_LIBRARY_PATH", 0, out);
+  for (const auto& sp : site_packages(env, in.root)) scan_site_packages(sp, out);
+  return out;
+}
+
+std::vector<Check> stack_checks(const StackInputs& in, const platform::Environment& env) {
+  std::vector<Check> out;
+  std::error_code ec;
+  out.push_back(to_check(check_cudnn_path(env.get("CUDNN_PATH"), in.loader_cudnn_dir,
+                                          [](const std::string& a, const std::string& b) {
+                                            std::error_code e;
+                                            return fs::equivalent(a, b, e);
+                                          }),
+                         "files.cudnn_path", 2));
+  out.push_back(to_check(check_one_cuda_major(gather_cuda_stack(in, env)), "stack.cuda_major", 3));
+
+  // the libcuda.so.1 the loader takes: LD_LIBRARY_PATH first, then the ld.so cache
+  std::string libcuda;
+  if (auto v = env.get("LD_LIBRARY_PATH"))
+    for (const auto& d : split_path_list(*v, PathFlavor::posix))
+      if (!d.empty() && fs::exists(fs::path(d) / "libcuda.so.1", ec)) {
+        libcuda = (fs::path(d) / "libcuda.so.1").string();
+        break;
+      }
+  const auto cached = ld_cache_entries("libcuda.so.1");
+  if (libcuda.empty() && !cached.empty()) libcuda = cached.front();
+  if (!libcuda.empty()) libcuda = fs::weakly_canonical(libcuda, ec).string();
+  std::smatch m;
+  const auto proc = read_small(in.driver_version_file);
+  static const std::regex kernel(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))");
+  const std::string host = std::regex_search(proc, m, kernel) ? m[1].str() : std::string();
+  out.push_back(to_check(check_cuda_compat(libcuda, host), "driver.compat", 4));
+
+  WslFacts w;
+  w.wsl = env.get("WSL_DISTRO_NAME").has_value() || to_lower_ascii(read_small(fs::path(in.root) / "proc/version")).find("microsoft") != std::string::npos;
+  const auto wsl_dir = fs::path(in.root) / "usr/lib/wsl/lib";
+  w.lib_dir = fs::is_directory(wsl_dir, ec);
+  w.libcuda_is_copy = fs::is_regular_file(fs::symlink_status(wsl_dir / "libcuda.so.1", ec));
+  w.ld_cache_libcuda = cached;
+  w.unversioned_in_cache = !ld_cache_entries("libcuda.so").empty();
+  for (const auto& f : check_wsl(w)) out.push_back(to_check(f, "driver.wsl", 4));
+  return out;
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,291 @@
+#include "cudnnctl/trace/trace.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace cudnnctl {
+
+namespace {
+
+std::string base_name(std::string_view path) {
+  const auto slash = path.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string dir_name(std::string_view path) {
+  const auto slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+} // namespace
+
+std::vector<TraceEvent> parse_trace_events(std::string_view text) {
+  std::vector<TraceEvent> out;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const auto line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    std::vector<std::string> f;
+    std::size_t start = 0;
+    for (;;) {
+      const auto tab = line.find('\t', start);
+      f.emplace_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
+    if (f.size() != 5 || f[0].size() != 1 || std::string("PSO").find(f[0][0]) == std::string::npos) continue;
+    TraceEvent e;
+    e.kind = f[0][0];
+    try {
+      e.pid = std::stol(f[1]);
+    } catch (...) {
+      continue;
+    }
+    e.a = f[2], e.b = f[3], e.c = f[4];
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::string_view to_string(LibFamily f) {
+  switch (f) {
+  case LibFamily::cudnn: return "cudnn";
+  case LibFamily::cudnn_sub: return "cudnn sub-library";
+  case LibFamily::cublas: return "cublas";
+  case LibFamily::cublaslt: return "cublasLt";
+  case LibFamily::nvrtc: return "nvrtc";
+  case LibFamily::cudart: return "cudart";
+  case LibFamily::driver: return "driver";
+  case LibFamily::other: return "other";
+  }
+  return "other";
+}
+
+LibraryKind classify_library(std::string_view file_name) {
+  const auto name = lower(file_name);
+  std::smatch m;
+  static const std::regex so(R"(^(lib[a-z_0-9.-]+?)\.so(?:\.(\d+))?(?:\.[0-9.]+)?$)");
+  static const std::regex dll(R"(^([a-z_]+?)64_(\d+)(?:_0)?\.dll$)");
+  LibraryKind k;
+  std::string stem;
+  unsigned number = 0;
+  if (std::regex_match(name, m, so)) {
+    stem = m[1];
+    number = m[2].matched ? static_cast<unsigned>(std::stoul(m[2])) : 0;
+  } else if (std::regex_match(name, m, dll)) {
+    stem = m[1];
+    number = static_cast<unsigned>(std::stoul(m[2]));
+    if (number >= 100) number /= 10;  // nvrtc64_120_0.dll, cudart64_110.dll: CUDA 12, 11
+    if (number >= 100) number /= 10;
+  } else if (name == "nvcuda.dll") {
+    return {LibFamily::driver, "nvcuda", 0};
+  } else {
+    return k;
+  }
+  k.stem = std::string(file_name.substr(0, stem.size()));
+  k.major = number;
+  if (stem == "libcudnn" || stem == "cudnn") k.family = LibFamily::cudnn;
+  else if (stem.starts_with("libcudnn_") || stem.starts_with("cudnn_")) k.family = LibFamily::cudnn_sub;
+  else if (stem == "libcublaslt" || stem == "cublaslt") k.family = LibFamily::cublaslt;
+  else if (stem == "libcublas" || stem == "cublas") k.family = LibFamily::cublas;
+  else if (stem.starts_with("libnvrtc") || stem == "nvrtc") k.family = LibFamily::nvrtc;
+  else if (stem == "libcudart" || stem == "cudart") k.family = LibFamily::cudart;
+  else if (stem == "libcuda") k.family = LibFamily::driver;
+  else k.major = 0;
+  return k;
+}
+
+int compare_versions(std::string_view a, std::string_view b) {
+  auto parts = [](std::string_view s) {
+    std::vector<unsigned long> v;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      unsigned long n = 0;
+      bool any = false;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') n = n * 10 + static_cast<unsigned long>(s[i++] - '0'), any = true;
+      if (!any) break;
+      v.push_back(n);
+      if (i < s.size() && s[i] == '.') ++i;
+      else break;
+    }
+    return v;
+  };
+  auto x = parts(a), y = parts(b);
+  const auto n = std::max(x.size(), y.size());
+  x.resize(n), y.resize(n);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+TraceReport build_trace_report(const std::vector<TraceEvent>& events, const TraceSeams& seams, const std::string& want_cudnn) {
+  TraceReport r;
+  std::map<long, std::string> program;   // the latest program of each pid
+  std::map<long, long> parent;
+  struct Asked {
+    std::string name, requester;
+    std::vector<std::string> tried;
+    bool resolved = false;
+  };
+  std::map<long, std::vector<Asked>> asked;  // per pid, in order
+  std::set<long> active;
+  // what each main cuDNN asked for by name: its sub-libraries with its own version, cuBLASLt with its CUDA major
+  std::map<std::string, std::string> cudnn_version_asked;
+  std::map<std::string, unsigned> cudnn_cublaslt_major;
+  static const std::regex versioned_sub(R"(^libcudnn_[a-z_]+\.so\.(\d+\.\d+\.\d+)$)");
+
+  for (const auto& e : events) {
+    if (e.kind == 'P') {
+      program[e.pid] = e.b;
+      try {
+        parent[e.pid] = std::stol(e.a);
+      } catch (...) {
+      }
+      continue;
+    }
+    active.insert(e.pid);
+    if (e.kind == 'S') {
+      auto& list = asked[e.pid];
+      if (e.a == "asked") {
+        list.push_back({e.b, e.c, {}, false});
+        const auto req = classify_library(base_name(e.c));
+        std::smatch m;
+        if (req.family == LibFamily::cudnn && std::regex_match(e.b, m, versioned_sub) && !cudnn_version_asked.contains(e.c))
+          cudnn_version_asked[e.c] = m[1];
+        const auto want = classify_library(e.b);
+        if ((req.family == LibFamily::cudnn || req.family == LibFamily::cudnn_sub) && want.family == LibFamily::cublaslt && want.major)
+          cudnn_cublaslt_major[e.c] = want.major;
+      } else if (!list.empty()) {
+        list.back().tried.push_back(e.a + "\t" + e.b);
+      }
+      continue;
+    }
+    // 'O': which search step produced this path
+    LoadedLibrary lib;
+    lib.order = r.loaded.size() + 1;
+    lib.pid = e.pid;
+    lib.program = program.contains(e.pid) ? program[e.pid] : std::string();
+    lib.path = e.a;
+    lib.name = base_name(e.a);
+    lib.kind = classify_library(lib.name);
+    auto& list = asked[e.pid];
+    for (auto it = list.rbegin(); it != list.rend(); ++it) {
+      if (it->resolved) continue;
+      if (it->name == e.a) {
+        lib.step = "path given by the program", lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
+        break;
+      }
+      const auto hit = std::find_if(it->tried.rbegin(), it->tried.rend(), [&](const std::string& t) { return t.substr(t.find('\t') + 1) == e.a; });
+      if (hit != it->tried.rend()) {
+        lib.step = hit->substr(0, hit->find('\t')), lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
+        break;
+      }
+    }
+    if (lib.step.empty()) lib.step = "loaded as a dependency before the trace saw a request";
+    // earlier requests of the same library under other names (libcudnn_graph.so.9.19.0, then .9.19) were
+    // cuDNN trying exact names first: they are answered by this load
+    const auto stem = lib.kind.stem;
+    for (auto& a : list)
+      if (!a.resolved && classify_library(base_name(a.name)).stem == stem) a.resolved = true;
+    lib.facts = seams.describe ? seams.describe(lib.path) : LibraryFacts{};
+    if (seams.other_copies) lib.others = seams.other_copies(lib.path, lib.requested_by);
+    r.loaded.push_back(std::move(lib));
+  }
+
+  // versions the trace itself shows: a main cuDNN asks for its sub-libraries by its own full version
+  for (auto& lib : r.loaded)
+    if (lib.kind.family == LibFamily::cudnn && cudnn_version_asked.contains(lib.path)) {
+      const auto& v = cudnn_version_asked[lib.path];
+      if (lib.facts.version.empty() || lib.facts.version_source == "SONAME")
+        lib.facts.version = v, lib.facts.version_source = "the sub-library names it asks for";
+    }
+
+  for (const auto& [pid, list] : asked)
+    for (const auto& a : list) {
+      if (a.resolved) continue;
+      MissingLibrary m{pid, a.name, a.requester, {}};
+      for (const auto& t : a.tried) {
+        auto d = dir_name(t.substr(t.find('\t') + 1));
+        if (d.find("/glibc-hwcaps/") != std::string::npos || d.find("/tls/") != std::string::npos || d.find("/haswell") != std::string::npos ||
+            d.find("/avx512_1") != std::string::npos || d.ends_with("/x86_64"))
+          continue;  // the linker's per-CPU subfolders of each default folder
+        if (std::find(m.tried.begin(), m.tried.end(), d) == m.tried.end()) m.tried.push_back(d);
+      }
+      r.missing.push_back(std::move(m));
+    }
+
+  for (long pid : active) r.processes.push_back({pid, parent.contains(pid) ? parent[pid] : 0, program.contains(pid) ? program[pid] : std::string()});
+
+  // faults, per process
+  for (const auto& proc : r.processes) {
+    std::vector<const LoadedLibrary*> libs;
+    for (const auto& l : r.loaded)
+      if (l.pid == proc.pid) libs.push_back(&l);
+    const LoadedLibrary* main = nullptr;
+    std::map<std::string, std::vector<std::string>> versions;  // version -> files
+    std::set<unsigned> cuda_majors;
+    std::vector<std::string> cuda_files;
+    for (const auto* l : libs) {
+      if (l->kind.family == LibFamily::cudnn && !main) main = l;
+      if ((l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub) && !l->facts.version.empty())
+        versions[l->facts.version].push_back(l->name);
+      if ((l->kind.family == LibFamily::cudart || l->kind.family == LibFamily::cublas || l->kind.family == LibFamily::cublaslt ||
+           l->kind.family == LibFamily::nvrtc) && l->kind.major) {
+        cuda_majors.insert(l->kind.major);
+        cuda_files.push_back(fmt::format("{} (CUDA {})", l->name, l->kind.major));
+      }
+      if ((l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub) && cudnn_cublaslt_major.contains(l->path)) {
+        cuda_majors.insert(cudnn_cublaslt_major[l->path]);
+        cuda_files.push_back(fmt::format("{} (built for CUDA {}: asks for libcublasLt.so.{})", l->name, cudnn_cublaslt_major[l->path],
+                                         cudnn_cublaslt_major[l->path]));
+      }
+    }
+    if (versions.size() > 1) {
+      std::string d;
+      for (const auto& [v, files] : versions) d += fmt::format("{}{}: {}", d.empty() ? "" : "; ", v, fmt::join(files, ", "));
+      r.faults.push_back({"loader.versions.mixed", proc.pid, "cuDNN files of several releases in one process: " + d});
+    }
+    if (main) {
+      for (const auto* l : libs)
+        if (l->kind.family == LibFamily::cudnn_sub && dir_name(l->path) != dir_name(main->path))
+          r.faults.push_back({"loader.sublibrary.elsewhere", proc.pid,
+                              fmt::format("{} comes from {} ({}), but {} from {}", l->name, dir_name(l->path), l->step, main->name, dir_name(main->path))});
+      if (!want_cudnn.empty() && !main->facts.version.empty() &&
+          (compare_versions(main->facts.version, want_cudnn) < 0 ||
+           compare_versions(main->facts.version.substr(0, main->facts.version.find('.')), want_cudnn.substr(0, want_cudnn.find('.'))) != 0))
+        r.faults.push_back({"files.search_path", proc.pid,
+                            fmt::format("{} {} is loaded ({}), but the program wants cuDNN {}", main->path, main->facts.version, main->step, want_cudnn)});
+      if (!main->facts.installed_by_cudnnctl)
+        for (const auto& o : main->others)
+          if (o.installed_by_cudnnctl)
+            r.faults.push_back({"files.search_path", proc.pid,
+                                fmt::format("the cuDNN cudnnctl installed ({}{}) is not the one loaded: {} came first ({})", o.path,
+                                            o.version.empty() ? "" : " " + o.version, main->path, main->step)});
+    }
+    if (cuda_majors.size() > 1)
+      r.faults.push_back({"loader.cuda-majors", proc.pid, fmt::format("CUDA libraries of majors {} in one process: {}", fmt::join(cuda_majors, " and "),
+                                                                      fmt::join(cuda_files, "; "))});
+    for (const auto& m : r.missing)
+      if (m.pid == proc.pid) {
+        const auto k = classify_library(base_name(m.name));
+        const char* sig = k.family == LibFamily::cudnn_sub || k.family == LibFamily::cudnn ? "files.complete"
+                          : k.family == LibFamily::driver                                 ? "driver.none"
+                                                                                          : "loader.runtime_deps";
+        r.faults.push_back({sig, proc.pid, fmt::format("{} was asked for{} and not found (looked in {})", m.name,
+                                                       m.requested_by.empty() ? "" : " by " + m.requested_by,
+                                                       m.tried.empty() ? "no folder" : fmt::format("{}", fmt::join(m.tried, ", ")))});
+      }
+  }
+  return r;
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,56 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cudnnctl/doctor/stack_checks.hpp"
+#include "cudnnctl/platform/environment.hpp"
+
+using namespace cudnnctl;
+namespace fs = std::filesystem;
+
+namespace {
+void touch(const fs::path& p) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << "x";
+}
+const Check& find(const std::vector<Check>& checks, const std::string& id) {
+  for (const auto& c : checks)
+    if (c.id == id) return c;
+  FAIL("no check " << id);
+  return checks.front();
+}
+} // namespace
+
+TEST_CASE("doctor's stack checks read a toolkit and a venv's wheels: CUDA 12 wheels beside a CUDA 13 toolkit fail", "[stack_checks]") {
+  const auto root = fs::temp_directory_path() / "cudnnctl-stack-checks";
+  fs::remove_all(root);
+  touch(root / "cuda/lib64/libcudart.so.13");
+  touch(root / "cuda/lib64/libcublasLt.so.13");
+  touch(root / "cuda/lib64/libcudnn.so.9");
+  const auto sp = root / "venv/lib/python3.11/site-packages";
+  touch(sp / "nvidia/cublas/lib/libcublasLt.so.12");
+  touch(sp / "nvidia/cudnn/lib/libcudnn.so.9");
+  fs::create_directories(sp / "nvidia_cudnn_cu12-9.1.0.70.dist-info");
+  platform::MapEnvironment env({{"VIRTUAL_ENV", (root / "venv").string()}, {"CUDNN_PATH", (root / "cuda").string()}});
+  StackInputs in;
+  in.toolkit_lib_dir = (root / "cuda/lib64").string();
+  in.toolkit_cuda_major = 13;
+  in.loader_cudnn_dir = (root / "cuda/lib64").string();
+  in.driver_version_file = (root / "no-such-file").string();
+  in.root = (root / "sysroot").string();
+
+  const auto libs = gather_cuda_stack(in, env);
+  CHECK(libs.size() == 5);
+  const auto checks = stack_checks(in, env);
+  const auto& major = find(checks, "stack.cuda_major");
+  CHECK(major.status == CheckStatus::fail);
+  CHECK(major.finding.find("libcudnn.so.9 (pip wheel in") != std::string::npos);
+  CHECK(major.finding.find("nvidia_cudnn_cu12-9.1.0.70.dist-info") != std::string::npos);
+  CHECK(!major.fix.empty());
+  CHECK(find(checks, "files.cudnn_path").status == CheckStatus::pass);  // CUDNN_PATH/lib64 is the loader's folder
+
+  fs::remove_all(sp);
+  CHECK(find(stack_checks(in, env), "stack.cuda_major").status == CheckStatus::pass);
+  fs::remove_all(root);
+}
