@@ -12,6 +12,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -23,7 +24,7 @@ std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const auto n = e.path().filename().string();
+    const auto n = utf8_of(e.path().filename());
     if (std::regex_match(n, re)) out.push_back(n);
   }
   // graph (and ops) first: the others need them; heuristic and engines last
@@ -60,11 +61,11 @@ void emit(std::ostream& out, const nlohmann::json& j) { out << j.dump() << "\n" 
 int run_probe_child(const ProbeRequest& req, std::ostream& out) {
   const auto os = platform::detect_host().os;
   for (const auto& sub : discover_sub_libraries(req.lib_dir, req.major, os)) {
-    auto h = platform::load_library((fs::path(req.lib_dir) / sub).string());
+    auto h = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / sub));
     emit(out, {{"step", "load"}, {"file", sub}, {"loaded", h.has_value()}, {"error", h ? "" : h.error().message}});
   }
   const auto main_file = library_file_name(os, "cudnn", req.major);
-  auto main = platform::load_library((fs::path(req.lib_dir) / main_file).string());
+  auto main = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / main_file));
   emit(out, {{"step", "load"}, {"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
   if (!main) {
     emit(out, {{"step", "done"}});

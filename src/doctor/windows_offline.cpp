@@ -12,6 +12,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -53,7 +54,7 @@ public:
       if (d.local == local) return;
     Dir d{local, via, {}};
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(local, ec)) d.names[to_lower_ascii(e.path().filename().string())] = e.path().filename().string();
+    for (const auto& e : fs::directory_iterator(local, ec)) d.names[to_lower_ascii(utf8_of(e.path().filename()))] = utf8_of(e.path().filename());
     m_dirs.push_back(std::move(d));
   }
   struct Hit {
@@ -63,7 +64,7 @@ public:
   std::optional<Hit> find(const std::string& name) const {
     const auto lower = to_lower_ascii(name);
     for (const auto& d : m_dirs)
-      if (const auto it = d.names.find(lower); it != d.names.end()) return Hit{(fs::path(d.local) / it->second).string(), d.via};
+      if (const auto it = d.names.find(lower); it != d.names.end()) return Hit{utf8_of(path_from_utf8(d.local) / it->second), d.via};
     return std::nullopt;
   }
 
@@ -88,7 +89,7 @@ std::vector<std::string> cudnn_dlls(const std::string& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const auto n = e.path().filename().string();
+    const auto n = utf8_of(e.path().filename());
     const auto lower = to_lower_ascii(n);
     if (lower.ends_with(".dll") && (lower.starts_with("cudnn") || lower == "zlibwapi.dll")) out.push_back(n);
   }
@@ -120,7 +121,7 @@ Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std
   for (const auto& d : cudnn_dlls(dll_dir)) {
     std::smatch m;
     if (!std::regex_match(d, m, ours) || std::stoul(m[1].str()) != major) continue;
-    auto pe = read_pe_file((fs::path(dll_dir) / d).string());
+    auto pe = read_pe_file(utf8_of(path_from_utf8(dll_dir) / d));
     if (!pe) continue;  // files.dlls names unreadable DLLs
     if (pe->file_version.empty() || !pe->file_version.starts_with(std::to_string(major) + ".")) {
       unversioned.push_back(d);
@@ -157,7 +158,7 @@ std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
   std::vector<std::string> unresolved, vc_missing, unchecked;
   std::size_t resolved = 0, system = 0;
   for (const auto& d : cudnn_dlls(in.dll_dir)) {
-    auto pe = read_pe_file((fs::path(in.dll_dir) / d).string());
+    auto pe = read_pe_file(utf8_of(path_from_utf8(in.dll_dir) / d));
     if (!pe) continue;  // reported by files.dlls
     std::vector<std::pair<std::string, bool>> wanted;
     for (const auto& i : pe->imports) wanted.push_back({i, false});
