@@ -105,6 +105,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups", "cudnnctl"};
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
+  app.allow_windows_style_options(false);  // CLI11 turns them on for Windows: there `/x` is a path, not an option
   Io io{out, err, false, err_is_tty, {}};
   app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   std::vector<std::pair<CLI::App*, CommandRun>> runs;

@@ -1,6 +1,4 @@
 // cudnnctl extract <archive> --to DIR: verify and extract (overlapped) into a new folder, safely.
-#include <unistd.h>
-
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -15,6 +13,8 @@
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/platform/files.hpp"
+#include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -41,13 +41,13 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
     std::error_code ec;
     // the folder it goes in is resolved through links (a linked parent): staging and the extraction
     // below it never follow one
-    fs::path dest = fs::absolute(opts->to, ec).lexically_normal();
+    fs::path dest = fs::absolute(path_from_utf8(opts->to), ec).lexically_normal();
     if (dest.filename().empty()) dest = dest.parent_path();
     if (const auto parent = fs::weakly_canonical(dest.parent_path(), ec); !ec) dest = parent / dest.filename();
     if (fs::exists(fs::symlink_status(dest, ec)) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
       return fail(ErrorCode::io, fmt::format("'{}' already exists and is not an empty folder", opts->to),
                   "choose a new folder with --to; cudnnctl never extracts over existing files", opts->to);
-    const std::string staging = dest.string() + fmt::format(".cudnnctl-staging-{}", ::getpid());
+    const std::string staging = utf8_of(dest) + ".cudnnctl-staging-" + platform::unique_id();
     platform::remove_tree(staging);
     if (auto ok = platform::make_directories(staging); !ok) return Unexpected<Error>(ok.error());
 
@@ -66,7 +66,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
     }
     if (!done) return Unexpected<Error>(done.error());
     if (fs::exists(dest, ec)) fs::remove(dest, ec);
-    fs::rename(staging, dest, ec);
+    fs::rename(path_from_utf8(staging), dest, ec);
     if (ec) {
       platform::remove_tree(staging);
       return fail(ErrorCode::io, fmt::format("cannot move the extracted files into '{}': {}", opts->to, ec.message()), "", opts->to);
@@ -80,7 +80,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
                            {"link_target", e.link_target.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.link_target)}});
       nlohmann::json j{{"ok", true},
                        {"path", p.path},
-                       {"to", dest.string()},
+                       {"to", utf8_of(dest)},
                        {"sha256", done->verify.sha256},
                        {"verified", done->verify.matched.has_value()},
                        {"matched_origin", done->verify.matched ? nlohmann::json(done->verify.matched->origin) : nlohmann::json(nullptr)},
@@ -91,7 +91,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
       io.out << json_text(j) << "\n";
     } else {
       io.out << fmt::format("extracted {} files ({} bytes) from {}\n  into     {}\n  sha256   {} ({})\n", x.files, x.bytes_written, p.path,
-                            dest.string(), done->verify.sha256,
+                            utf8_of(dest), done->verify.sha256,
                             done->verify.matched ? "matches " + done->verify.matched->origin : std::string("UNVERIFIED"));
     }
     return ExitCode::ok;

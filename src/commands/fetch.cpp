@@ -44,7 +44,7 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   sub.add_option("--platform", opts->req.platform, "linux-x86_64, linux-sbsa, windows-x86_64, ... (default: this machine)");
   sub.add_option("--cuda", opts->req.cuda, "CUDA major of the build (default: the toolkit's, else the newest)");
   sub.add_option("--mirror", opts->req.mirror, "Base URL holding the same paths as NVIDIA's server (offline sites, CI caches)");
-  sub.add_option("--cache", opts->req.cache_dir, "Cache folder (default: ~/.cache/cudnnctl/archives)");
+  sub.add_option("--cache", opts->req.cache_dir, "Cache folder (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   sub.add_option("--catalog", opts->catalog, "Release catalog JSON to use instead of the built-in one");
   sub.add_option("--timeout", opts->req.stall_timeout_s, "Give up when no data arrives for this many seconds (default 60)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document");

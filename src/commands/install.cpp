@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
@@ -69,7 +70,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
-  sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives)");
+  sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
     // a version instead of a file: fetch the archive for the toolkit first
     static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
@@ -144,7 +145,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
                        {"toolkit", {{"root", toolkit->root}, {"version", toolkit->version}, {"found_by", toolkit->found_by}, {"reason", reason}}},
                        {"plan", plan_json(o.plan)},
                        {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
-                       {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(receipt_path(state_dir_of(*toolkit)))},
+                       {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(native_utf8(path_from_utf8(receipt_path(state_dir_of(*toolkit)))))},
                        {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
                        {"path", path ? path_report_json(*path) : nlohmann::json(nullptr)},
                        {"github", github},
@@ -160,7 +161,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
                               s.replaces ? " (replaces; original kept)" : "");
     } else if (o.receipt) {
       io.out << fmt::format("  sha256   {} ({})\n  receipt  {}\n", o.receipt->sha256, o.receipt->verified_by,
-                            receipt_path(state_dir_of(*toolkit)));
+                            native_utf8(path_from_utf8(receipt_path(state_dir_of(*toolkit)))));
     }
     if (path) io.out << loader_advice(*toolkit, *path);
     for (const auto& g : github) io.out << "  github   " << g << "\n";

@@ -15,6 +15,7 @@
 #include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned major, Os os) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(utf8_of(e.path().filename()));
   return cudnn_sub_library_files(names, major, os);  // graph and ops first: the others need them
 }
 
@@ -48,11 +49,11 @@ int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
   ChildChannel out(stream);
   const auto os = platform::detect_host().os;
   for (const auto& sub : discover_sub_libraries(req.lib_dir, req.major, os)) {
-    auto h = platform::load_library((fs::path(req.lib_dir) / sub).string());
+    auto h = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / sub));
     out.emit("load", {{"file", sub}, {"loaded", h.has_value()}, {"error", h ? "" : h.error().message}});
   }
   const auto main_file = library_file_name(os, "cudnn", req.major);
-  auto main = platform::load_library((fs::path(req.lib_dir) / main_file).string());
+  auto main = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / main_file));
   out.emit("load", {{"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
   if (!main) {
     out.emit("done");

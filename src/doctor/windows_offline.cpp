@@ -12,6 +12,7 @@
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 

@@ -1,4 +1,5 @@
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -68,7 +69,7 @@ std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
   static const std::regex dll_re(R"(^cudnn64_\d+\.dll$)", std::regex::icase);
   std::error_code ec;
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(folder, ec)) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(folder, ec)) names.push_back(utf8_of(e.path().filename()));
   std::sort(names.begin(), names.end());
   for (const auto& n : names)
     if (std::regex_match(n, t.os == Os::windows ? dll_re : so_re)) return n;
@@ -76,7 +77,7 @@ std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
 }
 
 unsigned toolkit_cudnn_major(const Toolkit& t) {
-  std::ifstream in(fs::path(t.root) / t.include_dir / "cudnn_version.h");
+  std::ifstream in(path_from_utf8(t.root) / t.include_dir / "cudnn_version.h");
   std::stringstream ss;
   ss << in.rdbuf();
   const auto v = parse_version_header(ss.str());
@@ -103,10 +104,10 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   } else {
     p.flavor = PathFlavor::posix;
     p.variable = "LD_LIBRARY_PATH";
-    const auto real = fs::weakly_canonical(fs::path(t.root) / t.lib_dir, ec);
-    p.folder = ec ? (fs::path(t.root) / t.lib_dir).string() : real.string();
+    const auto real = fs::weakly_canonical(path_from_utf8(t.root) / t.lib_dir, ec);
+    p.folder = ec ? utf8_of(path_from_utf8(t.root) / t.lib_dir) : utf8_of(real);
     const auto canonical_root = fs::weakly_canonical(t.root, ec);
-    p.ld_conf_path = (fs::path(system_root) / "etc/ld.so.conf.d" / ld_conf_file_name((ec ? fs::path(t.root) : canonical_root).string())).string();
+    p.ld_conf_path = (path_from_utf8(system_root) / "etc/ld.so.conf.d" / ld_conf_file_name(utf8_of(ec ? path_from_utf8(t.root) : canonical_root))).string();
     // under another system root (an image being built) the file lists the folder as that system will see it
     p.ld_conf_entry = p.folder;
     if (system_root != "/") {
@@ -115,7 +116,7 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
     }
     p.ld_conf_content = fmt::format("# written by cudnnctl for the CUDA toolkit in {}\n{}\n", t.root, p.ld_conf_entry);
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
-    const auto bin = (fs::path(t.root) / "bin").string();
+    const auto bin = utf8_of(path_from_utf8(t.root) / "bin");
     if (p.list_problem.empty()) p.list_problem = list_problem(bin, "PATH", p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {bin};
     p.warnings = loader_path_warnings(current_value);

@@ -9,6 +9,7 @@
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -34,7 +35,7 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
                                   toolkit.os == Os::windows ? "cudnn64_N.dll" : "libcudnn.so.N", r.plan.folder,
                                   toolkit_command(toolkit.root, "install", "<archive>")));
   if (toolkit.os == Os::windows) {
-    const auto app_dir = consumer.empty() ? std::string() : std::filesystem::path(consumer).parent_path().string();
+    const auto app_dir = consumer.empty() ? std::string() : utf8_of(path_from_utf8(consumer).parent_path());
     r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, installed_dir);
     return r;
   }
@@ -43,7 +44,7 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
     auto elf = read_elf_file(consumer);
     if (!elf) r.notes.push_back(elf.error().message);
     else {
-      runpath = expand_origin(elf->runpath.empty() ? elf->rpath : elf->runpath, std::filesystem::path(consumer).parent_path().string());
+      runpath = expand_origin(elf->runpath.empty() ? elf->rpath : elf->runpath, utf8_of(path_from_utf8(consumer).parent_path()));
     }
   }
   std::vector<std::string> cache;

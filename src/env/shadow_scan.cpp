@@ -14,6 +14,7 @@
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -27,7 +28,7 @@ std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
   while (std::getline(in, line)) {
     if (line.find("libcudnn") == std::string::npos) continue;
     for (const auto& [name, path] : parse_ld_cache(line)) {
-      const auto dir = fs::path(path).parent_path().string();
+      const auto dir = utf8_of(path_from_utf8(path).parent_path());
       if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
     }
   }
@@ -72,19 +73,19 @@ std::vector<SearchDir> windows_search_order(const platform::Environment& env, co
 
 std::string copy_version(const std::string& dir, const std::string& main_file, unsigned major) {
   std::error_code ec;
-  fs::path p = fs::path(dir) / main_file;
+  fs::path p = path_from_utf8(dir) / main_file;
   for (int hops = 0; hops < 8 && fs::is_symlink(p, ec); ++hops) {
     const auto t = fs::read_symlink(p, ec);
     p = t.is_absolute() ? t : p.parent_path() / t;
   }
-  if (to_lower_ascii(p.extension().string()) == ".dll")
-    if (auto pe = read_pe_file(p.string()); pe && !pe->file_version.empty() && pe->file_version.starts_with(std::to_string(major) + "."))
+  if (to_lower_ascii(utf8_of(p.extension())) == ".dll")
+    if (auto pe = read_pe_file(utf8_of(p)); pe && !pe->file_version.empty() && pe->file_version.starts_with(std::to_string(major) + "."))
       return pe->file_version;
   static const std::regex full(R"(\.so\.(\d+\.\d+\.\d+)$)");
   std::smatch m;
-  const auto name = p.filename().string();
+  const auto name = utf8_of(p.filename());
   if (std::regex_search(name, m, full)) return m[1];
-  for (const auto& header : {fs::path(dir) / ".." / "include" / "cudnn_version.h", fs::path(dir) / ".." / ".." / "include" / "cudnn_version.h"}) {
+  for (const auto& header : {path_from_utf8(dir) / ".." / "include" / "cudnn_version.h", path_from_utf8(dir) / ".." / ".." / "include" / "cudnn_version.h"}) {
     std::ifstream in(header);
     if (!in) continue;
     std::stringstream ss;
@@ -107,7 +108,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     seen.push_back(key);
     std::error_code ec;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(sd.where(), ec)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(sd.where(), ec)) names.push_back(utf8_of(e.path().filename()));
     std::sort(names.begin(), names.end());
     for (const auto& n : names) {
       const auto file = classify_cudnn_file(n, os);

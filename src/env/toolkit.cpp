@@ -11,6 +11,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -37,7 +38,7 @@ bool has_dll(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return false;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (to_lower_ascii(e.path().extension().string()) == ".dll") return true;
+    if (to_lower_ascii(utf8_of(e.path().extension())) == ".dll") return true;
   return false;
 }
 
@@ -46,18 +47,18 @@ std::vector<std::string> default_roots(const platform::Environment& env) {
   std::error_code ec;
   if (platform::detect_host().os == Os::windows) {
     const auto pf = env.get("ProgramFiles").value_or("C:\\Program Files");
-    const fs::path base = fs::path(pf) / "NVIDIA GPU Computing Toolkit" / "CUDA";
+    const fs::path base = path_from_utf8(pf) / "NVIDIA GPU Computing Toolkit" / "CUDA";
     std::vector<fs::path> found;
     for (const auto& e : fs::directory_iterator(base, ec))
-      if (e.path().filename().string().starts_with("v")) found.push_back(e.path());
+      if (utf8_of(e.path().filename()).starts_with("v")) found.push_back(e.path());
     std::sort(found.begin(), found.end(), std::greater<>());
-    for (const auto& f : found) roots.push_back(f.string());
+    for (const auto& f : found) roots.push_back(utf8_of(f));
     return roots;
   }
   roots.push_back("/usr/local/cuda");
   std::vector<std::string> versioned;
   for (const auto& e : fs::directory_iterator("/usr/local", ec))
-    if (e.path().filename().string().starts_with("cuda-")) versioned.push_back(e.path().string());
+    if (utf8_of(e.path().filename()).starts_with("cuda-")) versioned.push_back(utf8_of(e.path()));
   std::sort(versioned.begin(), versioned.end(), std::greater<>());
   roots.insert(roots.end(), versioned.begin(), versioned.end());
   roots.push_back("/opt/cuda");
@@ -68,7 +69,7 @@ std::vector<std::string> default_roots(const platform::Environment& env) {
 
 Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_by) {
   std::error_code ec;
-  const fs::path r(root);
+  const fs::path r = path_from_utf8(root);
   if (!fs::is_directory(r, ec))
     return fail(ErrorCode::file_not_found, fmt::format("'{}' ({}) is not a folder", root, found_by),
                 "give the CUDA toolkit's root folder, the one that holds bin/ and include/", root);
@@ -120,7 +121,7 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
     else if (fs::is_directory(r / "targets", ec)) {
       for (const auto& e : fs::directory_iterator(r / "targets", ec))
         if (fs::is_directory(e.path() / "lib", ec)) {
-          t.lib_dir = "targets/" + e.path().filename().string() + "/lib";
+          t.lib_dir = "targets/" + utf8_of(e.path().filename()) + "/lib";
           break;
         }
     }
@@ -151,9 +152,9 @@ std::vector<Toolkit> find_toolkits(const platform::Environment& env, const std::
     for (auto dir : split(*path, platform::path_list_separator())) {
       if (dir.empty()) continue;
       std::error_code ec;
-      const fs::path d{std::string(dir)};
+      const fs::path d = path_from_utf8(dir);
       if (fs::exists(d / "nvcc", ec) || fs::exists(d / "nvcc.exe", ec)) {
-        candidates.emplace_back(d.parent_path().string(), fmt::format("nvcc on PATH ({})", d.string()));
+        candidates.emplace_back(utf8_of(d.parent_path()), fmt::format("nvcc on PATH ({})", utf8_of(d)));
         break;
       }
     }
@@ -164,11 +165,11 @@ std::vector<Toolkit> find_toolkits(const platform::Environment& env, const std::
   std::vector<fs::path> seen;
   for (const auto& [path, by] : candidates) {
     std::error_code ec;
-    if (!fs::exists(path, ec)) {
+    if (!fs::exists(path_from_utf8(path), ec)) {
       if (notes && by != "default location") notes->push_back(fmt::format("{} names '{}', which does not exist", by, path));
       continue;
     }
-    const auto canonical = fs::weakly_canonical(path, ec);
+    const auto canonical = fs::weakly_canonical(path_from_utf8(path), ec);
     if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
     auto t = read_toolkit(path, by);
     if (!t) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -51,14 +52,14 @@ std::string resolve_case_insensitive(const std::string& local) {
     fs::path next = out / part;
     if (!fs::exists(next, ec) && fs::is_directory(out.empty() ? fs::path(".") : out, ec)) {
       for (const auto& e : fs::directory_iterator(out.empty() ? fs::path(".") : out, ec))
-        if (iequals_ascii(e.path().filename().string(), part)) {
+        if (iequals_ascii(utf8_of(e.path().filename()), part)) {
           next = out / e.path().filename();
           break;
         }
     }
     out = next;
   }
-  return out.string();
+  return utf8_of(out);
 }
 
 std::optional<std::string> WindowsMount::to_local(std::string_view windows_path) const {

@@ -1,7 +1,5 @@
 #include "cudnnctl/fetch/fetch.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +10,8 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/platform/http.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -31,26 +31,25 @@ struct Sink {
   bool over = false;
   const std::function<void(std::uint64_t, std::uint64_t)>* progress = nullptr;
   std::uint64_t start = 0, total = 0;
-};
 
-std::size_t on_data(char* data, std::size_t size, std::size_t n, void* user) {
-  auto* s = static_cast<Sink*>(user);
-  const std::size_t bytes = size * n;
-  if (s->limit && s->start + s->written + bytes > s->limit) {
-    s->over = true;
-    return 0;
+  bool take(const char* data, std::size_t bytes) {
+    if (limit && start + written + bytes > limit) {
+      over = true;
+      return false;
+    }
+    if (std::fwrite(data, 1, bytes, file) != bytes) return false;
+    written += bytes;
+    if (progress && *progress) (*progress)(start + written, total);
+    return true;
   }
-  if (std::fwrite(data, 1, bytes, s->file) != bytes) return 0;
-  s->written += bytes;
-  if (s->progress && *s->progress) (*s->progress)(s->start + s->written, s->total);
-  return bytes;
-}
+};
 } // namespace
 
 std::string default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "cudnnctl" / "archives").string();
-  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "cudnnctl" / "archives").string();
-  if (const char* l = std::getenv("LOCALAPPDATA"); l && *l) return (fs::path(l) / "cudnnctl" / "archives").string();
+  // Windows first (%LOCALAPPDATA% is set there only; HOME is set under Git Bash too)
+  if (const char* l = std::getenv("LOCALAPPDATA"); l && *l) return native_utf8(path_from_utf8(l) / "cudnnctl" / "archives");
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return utf8_of(path_from_utf8(x) / "cudnnctl" / "archives");
+  if (const char* h = std::getenv("HOME"); h && *h) return utf8_of(path_from_utf8(h) / ".cache" / "cudnnctl" / "archives");
   return ".cudnnctl-cache";
 }
 
@@ -90,7 +89,7 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   out.url = fetch_url(a, req.mirror);
   std::error_code ec;
   fs::create_directories(req.cache_dir, ec);
-  const auto final_path = (fs::path(req.cache_dir) / a.filename).string();
+  const auto final_path = utf8_of(path_from_utf8(req.cache_dir) / a.filename);
   const auto part = final_path + ".part";
   out.path = final_path;
   auto known = [&](const std::string& h) {
@@ -114,24 +113,13 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   }
   std::FILE* f = std::fopen(part.c_str(), start ? "ab" : "wb");
   if (!f) return fail(ErrorCode::io, fmt::format("cannot write to the cache '{}'", part), "choose another --cache folder", part);
-  CURL* curl = curl_easy_init();
   Sink sink{f, 0, expected.size.value_or(0), false, &req.progress, start, expected.size.value_or(0)};
-  curl_easy_setopt(curl, CURLOPT_URL, out.url.c_str());
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 20L);
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(req.stall_timeout_s));
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "cudnnctl");
-  if (start) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(start));
-  char errbuf[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-  const CURLcode rc = curl_easy_perform(curl);
-  long status = 0;
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_cleanup(curl);
+  platform::HttpGet get;
+  get.url = out.url;
+  get.resume_from = start;
+  get.stall_timeout_s = req.stall_timeout_s;
+  const auto got = platform::http_get(get, [&](const char* data, std::size_t n) { return sink.take(data, n); });
+  const long status = got.status;
   std::fclose(f);
   out.downloaded = true;
   out.resumed = start > 0 && status == 206;
@@ -144,11 +132,11 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (sink.over)
     return fail(ErrorCode::hash_mismatch, fmt::format("{} sends more than the catalog's {} bytes for {}", out.url, *expected.size, a.filename),
                 "the server sends another file: check --mirror", out.url);
-  if (rc != CURLE_OK) {
+  if (!got.ok) {
     const auto have = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
     return fail(ErrorCode::io,
                 fmt::format("downloading {} failed: {} ({} of {} bytes kept in {}, to resume)", out.url,
-                            errbuf[0] ? errbuf : curl_easy_strerror(rc), have,
+                            got.error, have,
                             expected.size ? std::to_string(*expected.size) : std::string("?"), part),
                 status == 404 ? "the file is not at that address: check --mirror and the version"
                               : "run the same command again to resume, or check the network and --mirror",

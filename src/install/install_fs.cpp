@@ -9,6 +9,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -31,7 +32,7 @@ class RealFs final : public InstallFs {
 public:
   FsEntry entry(const std::string& p) const override {
     std::error_code ec;
-    const auto st = fs::symlink_status(p, ec);
+    const auto st = fs::symlink_status(path_from_utf8(p), ec);
     if (ec || !fs::exists(st)) return FsEntry::missing;
     if (fs::is_symlink(st)) return FsEntry::symlink;
     if (fs::is_directory(st)) return FsEntry::directory;
@@ -39,7 +40,7 @@ public:
   }
   Result<void> make_dirs(const std::string& p) override {
     std::error_code ec;
-    fs::create_directories(p, ec);
+    fs::create_directories(path_from_utf8(p), ec);
     if (ec) return fs_error("create the folder", p, ec);
     return {};
   }
@@ -47,7 +48,7 @@ public:
     if (entry(b) != FsEntry::missing)
       return fail(ErrorCode::io, fmt::format("cannot move '{}' to '{}': the target exists", a, b), "", b);
     std::error_code ec;
-    fs::rename(a, b, ec);
+    fs::rename(path_from_utf8(a), path_from_utf8(b), ec);
     if (ec) return fs_error(fmt::format("move '{}' to", a), b, ec);
     return {};
   }
@@ -59,13 +60,13 @@ public:
       return ok;
     }
     std::error_code ec;
-    fs::rename(tmp, p, ec);  // replaces: this is how a journal or receipt moves to its next state
+    fs::rename(path_from_utf8(tmp), path_from_utf8(p), ec);  // replaces: this is how a journal or receipt moves to its next state
     if (ec) return fs_error("replace", p, ec);
     return platform::flush_to_disk(fs::path(p).parent_path().string());
   }
   Result<void> flush(const std::string& p) override { return platform::flush_to_disk(p); }
   Result<std::string> read_text(const std::string& p) const override {
-    std::ifstream in(p, std::ios::binary);
+    std::ifstream in(path_from_utf8(p), std::ios::binary);
     if (!in) return fail(ErrorCode::file_not_found, fmt::format("cannot read '{}'", p), "", p);
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -73,13 +74,13 @@ public:
   }
   Result<void> remove_tree(const std::string& p) override {
     std::error_code ec;
-    fs::remove_all(p, ec);
+    fs::remove_all(path_from_utf8(p), ec);
     if (ec) return fs_error("remove", p, ec);
     return {};
   }
   Result<void> remove_file(const std::string& p) override {
     std::error_code ec;
-    fs::remove(p, ec);
+    fs::remove(path_from_utf8(p), ec);
     if (ec) return fs_error("remove", p, ec);
     return {};
   }
@@ -87,15 +88,15 @@ public:
   Result<std::uint64_t> size(const std::string& p) const override { return platform::file_size(p); }
   Result<std::string> read_link(const std::string& p) const override {
     std::error_code ec;
-    const auto t = fs::read_symlink(p, ec);
+    const auto t = fs::read_symlink(path_from_utf8(p), ec);
     if (ec) return fs_error("read the link", p, ec);
-    return t.string();
+    return utf8_of(t);
   }
   std::vector<std::string> list(const std::string& d) const override {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(d, ec))
-      if (!e.is_directory(ec) || e.is_symlink(ec)) out.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(path_from_utf8(d), ec))
+      if (!e.is_directory(ec) || e.is_symlink(ec)) out.push_back(utf8_of(e.path().filename()));
     return out;
   }
 };

@@ -11,12 +11,13 @@
 
 #include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
 namespace {
 
-std::string parent_of(const std::string& p) { return std::filesystem::path(p).parent_path().string(); }
+std::string parent_of(const std::string& p) { return utf8_of(path_from_utf8(p).parent_path()); }
 
 std::string to_json(const Journal& j) {
   nlohmann::json moves = nlohmann::json::array();

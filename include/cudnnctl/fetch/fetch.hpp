@@ -34,7 +34,7 @@ struct FetchOutcome {
 Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchRequest& request);
 /// NVIDIA's URL, or the same path below `mirror`.
 std::string fetch_url(const CatalogArchive& archive, const std::string& mirror);
-/// $XDG_CACHE_HOME/cudnnctl/archives or ~/.cache/cudnnctl/archives.
+/// %LOCALAPPDATA%\cudnnctl\archives (Windows), else $XDG_CACHE_HOME/cudnnctl/archives or ~/.cache/cudnnctl/archives.
 std::string default_cache_dir();
 
 Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& request);

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Builds the third-party libraries cudnnctl.exe links, statically, with mingw-w64, from Debian's
+# source packages (binary packages for zlib and the header-only libraries), into a cache outside the
+# repo keyed by their Debian versions. A second run with the same versions builds nothing.
+#   scripts/mingw-deps.sh            prints the prefix (last line of stdout)
+# Environment: CUDNNCTL_MINGW_DEPS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/cudnnctl-mingw-deps)
+# apt is used with a private sources list, lists and cache: the system's apt configuration is untouched.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CUDNNCTL_MINGW_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-mingw-deps}
+RECIPE=1   # bump when the build recipe below changes
+SUITE=${CUDNNCTL_DEBIAN_SUITE:-bookworm}
+MIRROR=${CUDNNCTL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+TRIPLE=x86_64-w64-mingw32
+CC=$TRIPLE-gcc-posix
+JOBS=$(nproc)
+SRC_PKGS=(libdeflate xz-utils libzip libarchive)
+BIN_PKGS=(libz-mingw-w64-dev libfmt-dev nlohmann-json3-dev libcli11-dev)
+log() { echo "mingw-deps: $*" >&2; }
+
+mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
+cat >"$CACHE/apt/sources.list" <<EOF
+deb $MIRROR $SUITE main
+deb-src $MIRROR $SUITE main
+deb $MIRROR $SUITE-updates main
+deb-src $MIRROR $SUITE-updates main
+EOF
+APT=(-o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
+     -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache"
+     -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User="$(id -un)"
+     -o Debug::NoLocking=1 -o APT::Architecture=amd64)
+
+# versions decide the cache key; without the network, fall back to the newest complete prefix
+versions=""
+# the package lists are refreshed once a day (a cached run then needs no network)
+fresh=$(find "$CACHE/apt/lists" -maxdepth 1 -name '*_Sources*' -mmin -1440 2>/dev/null | head -n1)
+if [[ -n $fresh ]] || apt-get "${APT[@]}" -qq update >/dev/null 2>"$CACHE/apt/update.log"; then
+  for p in "${SRC_PKGS[@]}"; do
+    v=$(apt-cache "${APT[@]}" showsrc "$p" | awk '/^Version:/{print $2}' | sort -V | tail -n1)
+    [[ -n $v ]] || { log "no source package $p in $SUITE"; exit 1; }
+    versions+="${p}_$v "
+  done
+  for p in "${BIN_PKGS[@]}"; do
+    v=$(apt-cache "${APT[@]}" policy "$p" | awk '/Candidate:/{print $2}')
+    [[ -n $v && $v != "(none)" ]] || { log "no binary package $p in $SUITE"; exit 1; }
+    versions+="${p}_$v "
+  done
+  KEY=r$RECIPE-$(echo "$versions" | sha256sum | cut -c1-16)
+else
+  KEY=$(ls -t "$CACHE" 2>/dev/null | grep -E "^r$RECIPE-" | while read -r k; do
+          [[ -f $CACHE/$k/.complete ]] && { echo "$k"; break; }; done || true)
+  [[ -n $KEY ]] || { log "apt-get update failed (see $CACHE/apt/update.log) and nothing is cached"; exit 1; }
+  log "offline: using the cached $KEY"
+fi
+PREFIX=$CACHE/$KEY
+
+# Small CMake packages for the header-only libraries, naming only this prefix (the Debian packages'
+# own would add /usr/include to a Windows compile). Cheap, so rewritten on every run.
+pkg() {  # pkg NAME TARGET VERSION [definitions]
+  mkdir -p "$PREFIX/lib/cmake/$1"
+  cat >"$PREFIX/lib/cmake/$1/$1Config.cmake" <<EOF
+if(NOT TARGET $2)
+  add_library($2 INTERFACE IMPORTED)
+  set_target_properties($2 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${CMAKE_CURRENT_LIST_DIR}/../../../include"
+    INTERFACE_COMPILE_DEFINITIONS "${4:-}")
+endif()
+EOF
+  cat >"$PREFIX/lib/cmake/$1/$1ConfigVersion.cmake" <<EOF
+set(PACKAGE_VERSION $3)
+if(PACKAGE_FIND_VERSION_MAJOR STREQUAL "" OR PACKAGE_FIND_VERSION_MAJOR EQUAL ${3%%.*})
+  if(NOT PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)
+    set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  endif()
+endif()
+EOF
+}
+debver() { tr ' ' '\n' <"$PREFIX/versions" | sed -n "s/^$1_\([0-9.]*[0-9]\).*/\1/p"; }
+shims() {  # from the recorded Debian versions, e.g. nlohmann-json3-dev_3.11.2-2
+  pkg fmt fmt::fmt "$(debver libfmt-dev)" FMT_HEADER_ONLY=1
+  pkg nlohmann_json nlohmann_json::nlohmann_json "$(debver nlohmann-json3-dev)"
+  pkg CLI11 CLI11::CLI11 "$(debver libcli11-dev)"
+}
+if [[ -f $PREFIX/.complete ]]; then
+  shims
+  log "cached: $PREFIX ($(cat "$PREFIX/versions"))"
+  echo "$PREFIX"
+  exit 0
+fi
+
+log "building into $PREFIX: $versions"
+start=$SECONDS
+WORK=$CACHE/work-$KEY
+rm -rf "$WORK" "$PREFIX"
+mkdir -p "$WORK" "$PREFIX/include" "$PREFIX/lib/cmake"
+cd "$WORK"
+apt-get "${APT[@]}" -qq source "${SRC_PKGS[@]}" >/dev/null 2>&1 ||
+  apt-get "${APT[@]}" source "${SRC_PKGS[@]}"
+apt-get "${APT[@]}" -qq download "${BIN_PKGS[@]}"
+for deb in ./*.deb; do dpkg-deb -x "$deb" bin; done
+srcdir() { find "$WORK" -maxdepth 1 -type d -name "$1-*" | head -n1; }
+
+# zlib (Debian's mingw build; only the static library, so nothing links zlib1.dll)
+cp bin/usr/$TRIPLE/include/zlib.h bin/usr/$TRIPLE/include/zconf.h "$PREFIX/include/"
+cp bin/usr/$TRIPLE/lib/libz.a "$PREFIX/lib/"
+
+# header-only libraries (their CMake packages are written by shims, on every run)
+cp -r bin/usr/include/fmt bin/usr/include/nlohmann bin/usr/include/CLI "$PREFIX/include/"
+
+# libdeflate (1.14 has a Makefile only)
+t=$SECONDS
+make -s -C "$(srcdir libdeflate)" -j"$JOBS" CC=$CC AR=$TRIPLE-ar libdeflatestatic.lib
+cp "$(srcdir libdeflate)/libdeflatestatic.lib" "$PREFIX/lib/libdeflate.a"
+cp "$(srcdir libdeflate)/libdeflate.h" "$PREFIX/include/"
+mkdir -p "$PREFIX/lib/cmake/libdeflate"
+cat >"$PREFIX/lib/cmake/libdeflate/libdeflateConfig.cmake" <<'EOF'
+if(NOT TARGET libdeflate::libdeflate_static)
+  add_library(libdeflate::libdeflate_static STATIC IMPORTED)
+  set_target_properties(libdeflate::libdeflate_static PROPERTIES
+    IMPORTED_LOCATION "${CMAKE_CURRENT_LIST_DIR}/../../libdeflate.a"
+    INTERFACE_INCLUDE_DIRECTORIES "${CMAKE_CURRENT_LIST_DIR}/../../../include")
+endif()
+EOF
+log "libdeflate: $((SECONDS - t)) s"
+
+CROSS=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" -DCUDNNCTL_MINGW_DEPS="$PREFIX"
+       -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DCMAKE_C_COMPILER_LAUNCHER= -Wno-dev)
+
+# liblzma (xz-utils): the library only
+t=$SECONDS
+cmake -S "$(srcdir xz-utils)" -B build-xz "${CROSS[@]}" >/dev/null
+cmake --build build-xz --target liblzma -j"$JOBS" >/dev/null
+cp build-xz/liblzma.a "$PREFIX/lib/"
+cp -r "$(srcdir xz-utils)/src/liblzma/api/lzma.h" "$(srcdir xz-utils)/src/liblzma/api/lzma" "$PREFIX/include/"
+log "liblzma: $((SECONDS - t)) s"
+
+# libzip: zlib only, Windows CNG for its (unused) encryption
+t=$SECONDS
+cmake -S "$(srcdir libzip)" -B build-zip "${CROSS[@]}" -DCMAKE_INSTALL_PREFIX="$PREFIX" \
+  -DENABLE_BZIP2=OFF -DENABLE_LZMA=OFF -DENABLE_ZSTD=OFF -DENABLE_GNUTLS=OFF -DENABLE_OPENSSL=OFF \
+  -DENABLE_MBEDTLS=OFF -DENABLE_COMMONCRYPTO=OFF -DENABLE_WINDOWS_CRYPTO=ON \
+  -DBUILD_TOOLS=OFF -DBUILD_REGRESS=OFF -DBUILD_EXAMPLES=OFF -DBUILD_DOC=OFF >/dev/null
+cmake --build build-zip -j"$JOBS" >/dev/null
+cmake --install build-zip >/dev/null
+log "libzip: $((SECONDS - t)) s"
+
+# libarchive: tar and the gzip/xz filters (zlib, liblzma); no tools, crypto, ACLs, xattrs, iconv, regex
+t=$SECONDS
+cmake -S "$(srcdir libarchive)" -B build-archive "${CROSS[@]}" \
+  -DENABLE_TAR=OFF -DENABLE_CPIO=OFF -DENABLE_CAT=OFF -DENABLE_TEST=OFF -DENABLE_ACL=OFF -DENABLE_XATTR=OFF \
+  -DENABLE_ICONV=OFF -DENABLE_CNG=OFF -DENABLE_OPENSSL=OFF -DENABLE_MBEDTLS=OFF -DENABLE_NETTLE=OFF \
+  -DENABLE_LIBB2=OFF -DENABLE_LZ4=OFF -DENABLE_LZO=OFF -DENABLE_ZSTD=OFF -DENABLE_BZip2=OFF \
+  -DENABLE_LIBXML2=OFF -DENABLE_EXPAT=OFF -DENABLE_PCREPOSIX=OFF -DENABLE_LibGCC=OFF -DENABLE_WERROR=OFF \
+  -DENABLE_LZMA=ON -DENABLE_ZLIB=ON -DPOSIX_REGEX_LIB=NONE \
+  -DZLIB_LIBRARY="$PREFIX/lib/libz.a" -DZLIB_INCLUDE_DIR="$PREFIX/include" \
+  -DLIBLZMA_LIBRARY="$PREFIX/lib/liblzma.a" -DLIBLZMA_INCLUDE_DIR="$PREFIX/include" >/dev/null
+cmake --build build-archive --target archive_static -j"$JOBS" >/dev/null
+cp "$(find build-archive -name 'libarchive*.a' | head -n1)" "$PREFIX/lib/libarchive.a"
+cp "$(srcdir libarchive)/libarchive/archive.h" "$(srcdir libarchive)/libarchive/archive_entry.h" "$PREFIX/include/"
+log "libarchive: $((SECONDS - t)) s"
+
+echo "$versions" >"$PREFIX/versions"
+shims
+touch "$PREFIX/.complete"
+cd "$CACHE" && rm -rf "$WORK"
+log "built in $((SECONDS - start)) s: $PREFIX"
+echo "$PREFIX"

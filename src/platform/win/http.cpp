@@ -1,0 +1,96 @@
+// HTTP(S) GET through WinHTTP (Windows builds: TLS and proxies as the system configures them).
+#include "cudnnctl/platform/http.hpp"
+
+#include <windows.h>
+#include <winhttp.h>
+
+#include <vector>
+
+#include "wide.hpp"
+
+namespace cudnnctl::platform {
+
+namespace {
+struct Handle {
+  HINTERNET h = nullptr;
+  ~Handle() {
+    if (h) WinHttpCloseHandle(h);
+  }
+};
+
+std::string winhttp_error(DWORD code) {
+  // the texts live in winhttp.dll's message table, not the system's
+  wchar_t* buf = nullptr;
+  FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_HMODULE | FORMAT_MESSAGE_IGNORE_INSERTS,
+                 GetModuleHandleW(L"winhttp.dll"), code, 0, reinterpret_cast<wchar_t*>(&buf), 0, nullptr);
+  std::string text = buf ? win::narrow(buf) : std::string();
+  if (buf) LocalFree(buf);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return (text.empty() ? "request failed" : text) + " (WinHTTP error " + std::to_string(code) + ")";
+}
+} // namespace
+
+HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, std::size_t)>& on_data) {
+  HttpResult out;
+  auto fail = [&](DWORD code) {
+    out.error = winhttp_error(code);
+    return out;
+  };
+  const std::wstring url = win::widen(req.url);
+  URL_COMPONENTS parts{};
+  parts.dwStructSize = sizeof parts;
+  parts.dwHostNameLength = parts.dwUrlPathLength = parts.dwExtraInfoLength = parts.dwSchemeLength = static_cast<DWORD>(-1);
+  if (!WinHttpCrackUrl(url.c_str(), 0, 0, &parts)) return fail(GetLastError());
+  const std::wstring host(parts.lpszHostName, parts.dwHostNameLength);
+  std::wstring path(parts.lpszUrlPath, parts.dwUrlPathLength);
+  path.append(parts.lpszExtraInfo, parts.dwExtraInfoLength);
+  const bool https = parts.nScheme == INTERNET_SCHEME_HTTPS;
+
+  Handle session{WinHttpOpen(win::widen(req.user_agent).c_str(), WINHTTP_ACCESS_TYPE_AUTOMATIC_PROXY, WINHTTP_NO_PROXY_NAME,
+                             WINHTTP_NO_PROXY_BYPASS, 0)};
+  if (!session.h)  // before Windows 8.1: no automatic proxy
+    session.h = WinHttpOpen(win::widen(req.user_agent).c_str(), WINHTTP_ACCESS_TYPE_DEFAULT_PROXY, WINHTTP_NO_PROXY_NAME,
+                            WINHTTP_NO_PROXY_BYPASS, 0);
+  if (!session.h) return fail(GetLastError());
+  const int connect_ms = req.connect_timeout_s * 1000, stall_ms = req.stall_timeout_s * 1000;
+  WinHttpSetTimeouts(session.h, connect_ms, connect_ms, stall_ms, stall_ms);
+  Handle connection{WinHttpConnect(session.h, host.c_str(), parts.nPort, 0)};
+  if (!connection.h) return fail(GetLastError());
+  const wchar_t* accept[] = {L"*/*", nullptr};
+  Handle request{WinHttpOpenRequest(connection.h, L"GET", path.c_str(), nullptr, WINHTTP_NO_REFERER, accept,
+                                    https ? WINHTTP_FLAG_SECURE : 0)};
+  if (!request.h) return fail(GetLastError());
+  std::wstring headers;
+  if (req.resume_from) headers = L"Range: bytes=" + std::to_wstring(req.resume_from) + L"-\r\n";
+  if (!WinHttpSendRequest(request.h, headers.empty() ? WINHTTP_NO_ADDITIONAL_HEADERS : headers.c_str(),
+                          headers.empty() ? 0 : static_cast<DWORD>(-1L), WINHTTP_NO_REQUEST_DATA, 0, 0, 0) ||
+      !WinHttpReceiveResponse(request.h, nullptr))
+    return fail(GetLastError());
+  DWORD status = 0, size = sizeof status;
+  if (!WinHttpQueryHeaders(request.h, WINHTTP_QUERY_STATUS_CODE | WINHTTP_QUERY_FLAG_NUMBER, WINHTTP_HEADER_NAME_BY_INDEX, &status,
+                           &size, WINHTTP_NO_HEADER_INDEX))
+    return fail(GetLastError());
+  out.status = static_cast<long>(status);
+  if (status >= 400) {
+    out.error = "The requested URL returned error: " + std::to_string(status);
+    return out;
+  }
+  if (req.resume_from && status == 200) {
+    out.error = "the server ignored the range request";
+    return out;
+  }
+  std::vector<char> buf(1 << 16);
+  for (;;) {
+    DWORD got = 0;
+    if (!WinHttpReadData(request.h, buf.data(), static_cast<DWORD>(buf.size()), &got)) return fail(GetLastError());
+    if (got == 0) break;
+    if (!on_data(buf.data(), got)) {
+      out.error = "the transfer was stopped";
+      return out;
+    }
+  }
+  out.ok = true;
+  return out;
+}
+
+} // namespace cudnnctl::platform
