@@ -1,6 +1,7 @@
 #include <array>
 #include <ostream>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
@@ -32,10 +33,14 @@ std::span<const CommandSpec> all_commands() {
 }
 
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage) {
-  if (path.empty()) return &Catalog::embedded();
+  if (path.empty()) {
+    log::info("catalog: the built-in one");
+    return &Catalog::embedded();
+  }
   auto loaded = Catalog::load_file(path);
   if (!loaded) return Unexpected<Error>(loaded.error());
   storage = std::move(*loaded);
+  log::info("catalog: {} ({} archives)", path, storage.archives().size());
   return &storage;
 }
 

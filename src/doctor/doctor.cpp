@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/contract/layout.hpp"
@@ -129,18 +130,30 @@ public:
   Doctor(const DoctorOptions& o, const platform::Environment& env) : m_opt(o), m_env(env), m_host(platform::detect_host()) {}
 
   DoctorReport run() {
-    layer_toolkit();
+    {
+      log::Phase phase("doctor layer 1 (toolkit)");
+      layer_toolkit();
+    }
     if (m_report.toolkit && !target_fits()) m_report.toolkit.reset(), m_target_failed = true;
     if (m_report.toolkit) {
       m_offline = m_opt.offline || m_report.toolkit->os != m_host.os;
       m_report.offline = m_offline;
+      log::info("doctor: toolkit {} ({}), {}", m_report.toolkit->root, to_string(m_report.toolkit->os),
+                m_offline ? "offline (files only: no probe, no GPU)" : "on this machine (probe and GPU layers run)");
       if (m_report.toolkit->os == Os::windows && m_offline) prepare_windows_offline();
-      layer_files();
+      {
+        log::Phase phase("doctor layer 2 (files)");
+        layer_files();
+      }
+      log::Phase phase("doctor layer 3 (loader)");
       layer_loader();
     } else {
       skip_layers_from(2, m_target_failed ? "the toolkit is not for the --target platform (layer 1)" : "no CUDA toolkit was found (layer 1)");
     }
-    if (m_report.toolkit) layer_gpu();
+    if (m_report.toolkit) {
+      log::Phase phase("doctor layers 4-5 (driver, device, workload)");
+      layer_gpu();
+    }
     if (m_opt.only_layer) {
       std::vector<Check> only;
       for (auto& c : m_report.checks)
@@ -152,6 +165,7 @@ public:
 
 private:
   void add(std::string id, int layer, CheckStatus s, std::string finding, std::string cause = {}, std::string fix = {}) {
+    log::debug("doctor check {} (layer {}): {}: {}", id, layer, to_string(s), finding);
     m_report.checks.push_back({std::move(id), layer, s, std::move(finding), std::move(cause), std::move(fix)});
   }
   void add_sig(std::string id, int layer, CheckStatus s, std::string finding, std::string_view signature_id) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -161,7 +162,10 @@ Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& r
   r.child_stderr = child->err.size() > 4000 ? child->err.substr(child->err.size() - 4000) : child->err;
   for (const auto& j : read_json_lines(child->out)) {
     const auto step = j.value("step", "");
-    if (step == "load") r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
+    if (step == "load") {
+      r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
+      log::debug("probe child: load library {}: {}", r.loads.back().file, r.loads.back().loaded ? "loaded" : "failed: " + r.loads.back().error);
+    }
     else if (step == "version") {
       if (j.contains("version")) r.version = j["version"].get<std::uint64_t>();
       if (j.contains("cudart_version")) r.cudart_version = j["cudart_version"].get<std::uint64_t>();

@@ -3,12 +3,14 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
@@ -70,6 +72,8 @@ Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchR
     if (const int c = compare_dotted(a->version, b->version); c != 0) return c > 0;
     return compare_dotted(a->cuda_variant, b->cuda_variant) > 0;
   });
+  log::info("fetch: {} catalog archives match cuDNN {} for {}{}; chose {} (cuDNN {}, CUDA {})", hits.size(), req.version, req.platform,
+            req.cuda.empty() ? "" : " CUDA " + req.cuda, hits.front()->filename, hits.front()->version, hits.front()->cuda_variant);
   return hits.front();
 }
 
@@ -101,10 +105,12 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (fs::exists(final_path, ec)) {
     auto h = sha256_file(final_path);
     if (h && known(*h)) {
+      log::info("fetch: {} is in the cache and matches the catalog; nothing to download", final_path);
       out.sha256 = *h;
       out.bytes = fs::file_size(final_path, ec);
       return out;  // cached and still valid: nothing to download
     }
+    log::info("fetch: the cached {} does not match the catalog; removed, downloading again", final_path);
     fs::remove(final_path, ec);  // a cached file that no longer verifies is not kept
   }
   std::uint64_t start = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
@@ -128,9 +134,13 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (start) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(start));
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+  log::debug("HTTP GET {}{} -> {}", out.url, start ? fmt::format(" (resuming from byte {})", start) : "", part);
+  const auto started = std::chrono::steady_clock::now();
   const CURLcode rc = curl_easy_perform(curl);
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  log::debug("HTTP GET {}: status {}, {} bytes received in {}{}", out.url, status, sink.written, log::elapsed_ms(started),
+             rc == CURLE_OK ? "" : fmt::format(", curl error {} ({})", static_cast<int>(rc), errbuf[0] ? errbuf : curl_easy_strerror(rc)));
   curl_easy_cleanup(curl);
   std::fclose(f);
   out.downloaded = true;

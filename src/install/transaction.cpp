@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -76,6 +77,7 @@ void cleanup_after_commit(InstallFs& fs, const std::string& state_dir, const Jou
 std::string journal_path(const std::string& state_dir) { return state_dir + "/journal.json"; }
 
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal) {
+  log::Phase apply_phase("apply (journaled moves)");
   journal.phase = "applying";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) {
     for (const auto& d : journal.remove_on_rollback) (void)fs.remove_tree(d);
@@ -98,9 +100,12 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
   int done = 0;
   for (const auto& m : journal.moves) {
     if (auto ok = fs.make_dirs(parent_of(m.to)); !ok) return undo(ok.error());
+    log::trace("move {} -> {}", m.from, m.to);
     if (auto ok = fs.rename(m.from, m.to); !ok) return undo(ok.error());
     crash_point(++done, nullptr);
   }
+  apply_phase.end();
+  log::Phase commit_phase("commit");
   journal.phase = "committed";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) return undo(ok.error());
   crash_point(-1, "committed");
