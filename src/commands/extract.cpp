@@ -1,7 +1,4 @@
 // cudnnctl extract <archive> --to DIR: verify and extract (overlapped) into a new folder, safely.
-#include <unistd.h>
-
-#include <filesystem>
 #include <memory>
 #include <ostream>
 
@@ -9,12 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cudnnctl/archive/verified_extract.hpp"
+#include "cudnnctl/archive/extract_to_folder.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
-#include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
 
@@ -34,38 +30,25 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
   sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools (CP437, GBK, ...)");
   sub.add_option("--threads", opts->threads, "Inflate with this many threads (default: one per core)");
   return [opts](Io& io) -> Result<ExitCode> {
-    auto prepared = prepare_archive(opts->archive, io);
+    CatalogSource catalogs(opts->archive.catalog);
+    auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
     const auto& p = *prepared;
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path dest = fs::absolute(opts->to, ec);
-    if (fs::exists(fs::symlink_status(dest, ec)) && !(fs::is_directory(dest, ec) && fs::is_empty(dest, ec)))
-      return fail(ErrorCode::io, fmt::format("'{}' already exists and is not an empty folder", opts->to),
-                  "choose a new folder with --to; cudnnctl never extracts over existing files", opts->to);
-    const std::string staging = dest.string() + fmt::format(".cudnnctl-staging-{}", ::getpid());
-    platform::remove_tree(staging);
-    if (auto ok = platform::make_directories(staging); !ok) return Unexpected<Error>(ok.error());
-
     ExtractOptions eo;
     eo.read.name_encoding = opts->name_encoding;
     eo.threads = opts->threads;
     eo.policy.archive = p.path;
     eo.policy.max_total_size = size_cap(p.catalog_size);
     if (p.name) eo.policy.expected_top = p.name->top_folder();
-    Result<VerifiedExtraction> done = Unexpected<Error>(Error{});
+    Result<FolderExtraction> extracted = Unexpected<Error>(Error{});
     {
       ProgressLine progress(io, "verifying and extracting", 0);
       if (progress.enabled()) eo.on_bytes = [&](std::uint64_t n) { progress.add(n); };
-      done = verify_and_extract(p.path, p.format, p.expected, opts->archive.allow_unverified, staging, eo);
+      extracted = extract_to_new_folder(p.path, p.format, p.expected, opts->archive.allow_unverified, opts->to, eo);
     }
-    if (!done) return Unexpected<Error>(done.error());
-    if (fs::exists(dest, ec)) fs::remove(dest, ec);
-    fs::rename(staging, dest, ec);
-    if (ec) {
-      platform::remove_tree(staging);
-      return fail(ErrorCode::io, fmt::format("cannot move the extracted files into '{}': {}", opts->to, ec.message()), "", opts->to);
-    }
+    if (!extracted) return Unexpected<Error>(extracted.error());
+    const auto& dest = extracted->folder;
+    const auto* done = &extracted->result;
     if (!done->verify.matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
     const auto& x = done->extract;
     if (io.json) {
@@ -75,7 +58,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
                            {"link_target", e.link_target.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.link_target)}});
       nlohmann::json j{{"ok", true},
                        {"path", p.path},
-                       {"to", dest.string()},
+                       {"to", dest},
                        {"sha256", done->verify.sha256},
                        {"verified", done->verify.matched.has_value()},
                        {"matched_origin", done->verify.matched ? nlohmann::json(done->verify.matched->origin) : nlohmann::json(nullptr)},
@@ -86,7 +69,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
       io.out << json_text(j) << "\n";
     } else {
       io.out << fmt::format("extracted {} files ({} bytes) from {}\n  into     {}\n  sha256   {} ({})\n", x.files, x.bytes_written, p.path,
-                            dest.string(), done->verify.sha256,
+                            dest, done->verify.sha256,
                             done->verify.matched ? "matches " + done->verify.matched->origin : std::string("UNVERIFIED"));
     }
     return ExitCode::ok;

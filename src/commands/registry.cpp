@@ -44,4 +44,13 @@ Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage)
   return &storage;
 }
 
+Result<const Catalog*> CatalogSource::get() {
+  if (m_catalog) return m_catalog;
+  m_storage = std::make_shared<Catalog>();
+  auto selected = select_catalog(m_path, *m_storage);
+  if (!selected) return Unexpected<Error>(selected.error());
+  m_catalog = *selected;
+  return m_catalog;
+}
+
 } // namespace cudnnctl
