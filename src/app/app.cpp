@@ -1,12 +1,15 @@
 #include "cudnnctl/app/app.hpp"
 
+#include <chrono>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/app/global_options.hpp"
 #include "cudnnctl/app/safe_text.hpp"
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
@@ -108,10 +111,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   app.allow_windows_style_options(false);  // CLI11 turns them on for Windows: there `/x` is a path, not an option
   Io io{out, err, false, err_is_tty, {}};
   app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
+  GlobalOptions global;
+  add_global_options(app, global);
   std::vector<std::pair<CLI::App*, CommandRun>> runs;
   for (const auto& spec : all_commands()) {
     auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
     if (spec.hidden) sub->group("");
+    add_global_options(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
 
@@ -141,12 +147,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     }
     return report_error(Error{ErrorCode::usage, message, hint, {}}, io.json || json_requested(args), out, err);
   }
+  auto log_session = log::Session::start(log_level(global), global.log_file, err);
+  if (!log_session) return report_error(log_session.error(), io.json || json_requested(args), out, err);
   for (const auto& [sub, run] : runs) {
     if (!sub->parsed()) continue;
     try {
+      log::info("cudnnctl {}: {}", CUDNNCTL_VERSION, log::command_line(args));
+      const auto started = std::chrono::steady_clock::now();
       auto result = run(io);
+      const int code = result ? to_int(*result) : to_int(exit_code_for(result.error().code));
+      log::info("{} finished in {} with exit code {}{}", sub->get_name(), log::elapsed_ms(started), code,
+                result ? "" : " (" + std::string(error_id(result.error().code)) + ")");
       if (!result) return report_error(result.error(), io.json, out, err);
-      return to_int(*result);
+      return code;
     } catch (const std::exception& e) {
       return report_error(Error{ErrorCode::internal, fmt::format("unexpected failure: {}", e.what()),
                                 "this is a bug in cudnnctl; please report it with the command line", {}},

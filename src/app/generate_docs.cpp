@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/app/app.hpp"
+#include "cudnnctl/app/global_options.hpp"
 #include "cudnnctl/commands/command.hpp"
 
 #ifndef CUDNNCTL_VERSION
@@ -19,10 +20,13 @@ struct Definition {
   std::ostringstream out, err;
   Io io{out, err, false, false, {}};
   CLI::App app{"install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
+  GlobalOptions global;
   std::vector<CLI::App*> commands;
   Definition() {
+    add_global_options(app, global);
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+      add_global_options(*sub, global);
       (void)spec.setup(*sub, io);
       if (!spec.hidden) commands.push_back(sub);
     }
@@ -39,10 +43,20 @@ std::string troff(std::string s) {
   return out;
 }
 
+constexpr std::string_view k_global_group = "Global options";
+
+/// A command's own options (the global ones are listed once, not under every command).
 std::vector<const CLI::Option*> visible_options(const CLI::App* sub) {
   std::vector<const CLI::Option*> out;
   for (const auto* o : sub->get_options())
-    if (!o->get_group().empty() && o->get_name() != "--help") out.push_back(o);
+    if (!o->get_group().empty() && o->get_group() != k_global_group && o->get_name() != "--help") out.push_back(o);
+  return out;
+}
+
+std::vector<const CLI::Option*> global_options(const CLI::App& app) {
+  std::vector<const CLI::Option*> out;
+  for (const auto* o : app.get_options())
+    if (o->get_group() == k_global_group) out.push_back(o);
   return out;
 }
 
@@ -55,6 +69,8 @@ std::string generate_manpage() {
   m += ".SH SYNOPSIS\n.B cudnnctl\n\\fICOMMAND\\fR [\\fIOPTIONS\\fR]\n";
   m += ".SH DESCRIPTION\ncudnnctl reads cuDNN archive names as version contracts, verifies archives against a sourced catalog, installs "
        "them into CUDA toolkits as one transaction with a receipt, fixes the loader path, and diagnoses cuDNN set\\-ups layer by layer.\n";
+  m += ".SH GLOBAL OPTIONS\nAccepted by every command, before or after its name.\n";
+  for (const auto* o : global_options(d.app)) m += fmt::format(".TP\n.B {}\n{}\n", troff(o->get_name(false, true)), troff(o->get_description()));
   m += ".SH COMMANDS\n";
   for (const auto* sub : d.commands) {
     std::string usage = sub->get_name();
@@ -74,10 +90,11 @@ std::string generate_manpage() {
 
 std::string generate_bash_completion() {
   Definition d;
-  std::string commands, cases;
+  std::string commands, cases, globals;
+  for (const auto* o : global_options(d.app)) globals += " " + o->get_name();
   for (const auto* sub : d.commands) {
     commands += (commands.empty() ? "" : " ") + sub->get_name();
-    std::string opts = "--help";
+    std::string opts = "--help" + globals;
     for (const auto* o : visible_options(sub))
       if (!o->get_positional()) opts += " " + o->get_name();
     cases += fmt::format("    {}) opts=\"{}\" ;;\n", sub->get_name(), opts);

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
@@ -25,6 +26,7 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   std::atomic<bool> cancel{false};
   Result<std::string> hash = Unexpected<Error>(Error{});
   std::thread hasher([&] {
+    log::Phase phase("verify (SHA-256, beside the extraction)");
     hash = sha256_file(path, hash_progress);
     // a mismatch stops extraction early: no point inflating a file that will be thrown away
     if (!hash || (!expected.empty() && std::none_of(expected.begin(), expected.end(),
@@ -34,7 +36,9 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   ExtractOptions opts = options;
   opts.cancel = &cancel;
   // the file was sniffed above: go straight to the format's extractor
+  log::Phase extract_phase(fmt::format("extract into {}", staging_dir));
   auto extracted = format == ArchiveFormat::zip ? extract_zip(path, staging_dir, opts) : extract_tar(path, format, staging_dir, opts);
+  extract_phase.end();
   hasher.join();
 
   if (!hash) {

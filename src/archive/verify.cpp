@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
@@ -107,7 +108,9 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
 Result<VerifyOutcome> judge_hash(const std::string& path, std::uint64_t size, const std::string& actual,
                                  const std::vector<ExpectedHash>& expected, bool allow_unverified) {
   VerifyOutcome outcome{path, size, actual, std::nullopt};
+  for (const auto& e : expected) log::debug("verify: expected SHA-256 {} from {}", e.sha256, e.origin);
   if (expected.empty()) {
+    log::info("verify: no expected SHA-256 known for {}; {}", path, allow_unverified ? "accepted (--allow-unverified)" : "refused");
     if (allow_unverified) return outcome;
     return fail(ErrorCode::hash_unknown,
                 fmt::format("no expected SHA-256 is known for '{}' (its SHA-256 is {}); refusing to trust it", path, actual),
@@ -117,6 +120,7 @@ Result<VerifyOutcome> judge_hash(const std::string& path, std::uint64_t size, co
   }
   for (const auto& e : expected)
     if (e.sha256 == actual) {
+      log::info("verify: {} matches the SHA-256 from {}", path, e.origin);
       outcome.matched = e;
       return outcome;
     }

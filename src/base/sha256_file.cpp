@@ -1,20 +1,27 @@
 // Streaming a file through Sha256 (whichever implementation the build links: OpenSSL, or Windows CNG).
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 
 namespace cudnnctl {
 
 Result<std::string> sha256_file(const std::string& path, const ProgressFn& progress) {
+  const auto started = std::chrono::steady_clock::now();
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    return fail(errno == ENOENT ? ErrorCode::file_not_found : ErrorCode::io,
-                fmt::format("cannot open '{}': {}", path, std::strerror(errno)), "check the path and its permissions", path);
+  if (!f) {
+    const int e = errno;
+    log::debug("open for reading {} (SHA-256): {}", path, std::strerror(e));
+    return fail(e == ENOENT ? ErrorCode::file_not_found : ErrorCode::io, fmt::format("cannot open '{}': {}", path, std::strerror(e)),
+                "check the path and its permissions", path);
+  }
+  log::debug("open for reading {} (SHA-256)", path);
   std::setvbuf(f, nullptr, _IONBF, 0);
   std::uint64_t total = 0;
   if (std::fseek(f, 0, SEEK_END) == 0) {
@@ -42,7 +49,9 @@ Result<std::string> sha256_file(const std::string& path, const ProgressFn& progr
     }
   }
   std::fclose(f);
-  return h.finish();
+  auto digest = h.finish();
+  log::debug("SHA-256 of {}: {} ({} bytes in {})", path, digest, done, log::elapsed_ms(started));
+  return digest;
 }
 
 } // namespace cudnnctl

@@ -20,13 +20,13 @@ void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io) {
   sub.add_flag("--json", io.json, "Print one JSON document");
 }
 
-Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io) {
+Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, CatalogSource& catalogs) {
   PreparedArchive p;
   p.path = opts.archive;
   // the built-in catalog is parsed only when a hash has to come from it
   const bool hash_given = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty();
   Catalog none;
-  auto catalog = hash_given && opts.catalog.empty() ? Result<const Catalog*>(&none) : select_catalog(opts.catalog, p.catalog_storage);
+  auto catalog = hash_given && !catalogs.from_file() ? Result<const Catalog*>(&none) : catalogs.get();
   if (!catalog) return Unexpected<Error>(catalog.error());
   auto name = parse_archive_name(opts.archive);
   const bool explicit_hash = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty() ||

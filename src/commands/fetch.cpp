@@ -28,9 +28,8 @@ std::string host_platform_name(Os os) {
   return fmt::format("linux-{}", to_string(host.os == Os::linux_os ? host.arch : Arch::x86_64));
 }
 
-Result<FetchOutcome> fetch_for(FetchRequest req, const std::string& catalog_path, Io& io) {
-  Catalog storage;
-  auto catalog = select_catalog(catalog_path, storage);
+Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io) {
+  auto catalog = catalogs.get();
   if (!catalog) return Unexpected<Error>(catalog.error());
   if (req.cache_dir.empty()) req.cache_dir = default_cache_dir();
   ProgressLine progress(io, "downloading", 0);
@@ -55,7 +54,8 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
       std::string reason;
       if (auto t = select_toolkit("", std::nullopt, reason); t && !t->major().empty()) req.cuda = t->major();
     }
-    auto out = fetch_for(req, opts->catalog, io);
+    CatalogSource catalogs(opts->catalog);
+    auto out = fetch_for(req, catalogs, io);
     if (!out) return Unexpected<Error>(out.error());
     if (io.json) {
       io.out << json_text(nlohmann::json{{"ok", true}, {"path", out->path}, {"url", out->url}, {"sha256", out->sha256}, {"downloaded", out->downloaded},

@@ -72,6 +72,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
+    CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
     // a version instead of a file: fetch the archive for the toolkit first
     static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
     std::error_code ec;
@@ -85,12 +86,12 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
       fr.cuda = tk->major();
       fr.mirror = opts->mirror;
       fr.cache_dir = opts->cache;
-      auto fetched = fetch_for(fr, opts->archive.catalog, io);
+      auto fetched = fetch_for(fr, catalogs, io);
       if (!fetched) return Unexpected<Error>(fetched.error());
       io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
       opts->archive.archive = fetched->path;
     }
-    auto prepared = prepare_archive(opts->archive, io);
+    auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
     auto& p = *prepared;
     if (!p.name)
@@ -99,8 +100,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     std::string reason;
     auto toolkit = select_toolkit(opts->cuda_path, p.name->cuda_major(), reason);
     if (!toolkit) return Unexpected<Error>(toolkit.error());
-    Catalog storage;
-    auto catalog = select_catalog(opts->archive.catalog, storage);
+    auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
 
     InstallRequest req;

@@ -1,6 +1,7 @@
 #include <array>
 #include <ostream>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
@@ -34,11 +35,24 @@ std::span<const CommandSpec> all_commands() {
 }
 
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage) {
-  if (path.empty()) return &Catalog::embedded();
+  if (path.empty()) {
+    log::info("catalog: the built-in one");
+    return &Catalog::embedded();
+  }
   auto loaded = Catalog::load_file(path);
   if (!loaded) return Unexpected<Error>(loaded.error());
   storage = std::move(*loaded);
+  log::info("catalog: {} ({} archives)", path, storage.archives().size());
   return &storage;
+}
+
+Result<const Catalog*> CatalogSource::get() {
+  if (m_catalog) return m_catalog;
+  m_storage = std::make_shared<Catalog>();
+  auto selected = select_catalog(m_path, *m_storage);
+  if (!selected) return Unexpected<Error>(selected.error());
+  m_catalog = *selected;
+  return m_catalog;
 }
 
 } // namespace cudnnctl

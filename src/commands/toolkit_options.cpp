@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -11,12 +12,15 @@ Result<Toolkit> select_toolkit(const std::string& cuda_path, const std::optional
     auto t = read_toolkit(cuda_path, "--cuda-path");
     if (!t) return Unexpected<Error>(t.error());
     reason = fmt::format("{} (CUDA {}) because --cuda-path names it", t->root, t->version);
+    log::info("toolkit: {}", reason);
     return *t;
   }
   platform::ProcessEnvironment env;
   std::vector<std::string> notes;
   const auto found = find_toolkits(env, std::nullopt, &notes);
   auto choice = choose_toolkit(found, cuda_major);
+  for (const auto& n : notes) log::debug("toolkit: {}", n);
+  log::info("toolkit: {} of {} found: {}", choice.toolkit ? "chose" : "none", found.size(), choice.reason);
   if (!choice.toolkit) {
     std::string detail = choice.reason;
     for (const auto& n : notes) detail += "; " + n;

@@ -27,7 +27,8 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<VerifyOptions>();
   add_archive_options(sub, opts->archive, shared_io);
   return [opts](Io& io) -> Result<ExitCode> {
-    auto prepared = prepare_archive(opts->archive, io);
+    CatalogSource catalogs(opts->archive.catalog);
+    auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
     const auto& p = *prepared;
     if (auto ok = check_is_archive(p.path, p.format); !ok) return Unexpected<Error>(ok.error());

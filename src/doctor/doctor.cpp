@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/doctor/stack_checks.hpp"
@@ -42,7 +43,13 @@ void add_stack_checks(const DoctorFacts& f, const platform::Environment& env, Ch
 
 DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& system) {
   const auto needs = needs_for_layer(o.only_layer, o.offline);
-  const auto facts = gather_facts(o, env, system, needs);
+  const auto facts = [&] {
+    log::Phase phase("doctor: gather facts");
+    return gather_facts(o, env, system, needs);
+  }();
+  log::info("doctor: toolkit {}, {}", facts.tk() ? facts.tk()->root : std::string("(none)"),
+            facts.offline ? "offline (files only: no probe, no GPU)" : "on this machine");
+  log::Phase checks_phase("doctor: checks");
   DoctorReport report;
   report.toolkit = facts.tk() ? std::optional(*facts.tk()) : std::nullopt;
   report.offline = facts.offline;

@@ -10,6 +10,7 @@
 
 #include "cudnnctl/child/child_channel.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/gpu/abi.hpp"
 #include "cudnnctl/gpu/status_names.hpp"
@@ -141,7 +142,10 @@ Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& r
   r.child_stderr = child->err;
   for (const auto& j : child->steps) {
     const auto step = j.value("step", "");
-    if (step == "load") r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
+    if (step == "load") {
+      r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});
+      log::debug("probe child: load library {}: {}", r.loads.back().file, r.loads.back().loaded ? "loaded" : "failed: " + r.loads.back().error);
+    }
     else if (step == "version") {
       if (j.contains("version")) r.version = j["version"].get<std::uint64_t>();
       if (j.contains("cudart_version")) r.cudart_version = j["cudart_version"].get<std::uint64_t>();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
@@ -172,6 +173,7 @@ std::vector<Toolkit> find_toolkits(const platform::Environment& env, const std::
     const auto canonical = fs::weakly_canonical(path_from_utf8(path), ec);
     if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;
     auto t = read_toolkit(path, by);
+    log::debug("toolkit candidate {} ({}): {}", path, by, t ? fmt::format("CUDA {} from {}, {}", t->version, t->version_source, t->lib_dir) : t.error().message);
     if (!t) {
       if (notes) notes->push_back(t.error().message);
       continue;

@@ -1,12 +1,14 @@
 #include "cudnnctl/fetch/fetch.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
@@ -69,6 +71,8 @@ Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchR
     if (const int c = compare_dotted(a->version, b->version); c != 0) return c > 0;
     return compare_dotted(a->cuda_variant, b->cuda_variant) > 0;
   });
+  log::info("fetch: {} catalog archives match cuDNN {} for {}{}; chose {} (cuDNN {}, CUDA {})", hits.size(), req.version, req.platform,
+            req.cuda.empty() ? "" : " CUDA " + req.cuda, hits.front()->filename, hits.front()->version, hits.front()->cuda_variant);
   return hits.front();
 }
 
@@ -100,10 +104,12 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (fs::exists(final_path, ec)) {
     auto h = sha256_file(final_path);
     if (h && known(*h)) {
+      log::info("fetch: {} is in the cache and matches the catalog; nothing to download", final_path);
       out.sha256 = *h;
       out.bytes = fs::file_size(final_path, ec);
       return out;  // cached and still valid: nothing to download
     }
+    log::info("fetch: the cached {} does not match the catalog; removed, downloading again", final_path);
     fs::remove(final_path, ec);  // a cached file that no longer verifies is not kept
   }
   std::uint64_t start = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
@@ -118,8 +124,11 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   get.url = out.url;
   get.resume_from = start;
   get.stall_timeout_s = req.stall_timeout_s;
+  log::debug("HTTP GET {}{} -> {}", out.url, start ? fmt::format(" (resuming from byte {})", start) : "", part);
+  const auto started = std::chrono::steady_clock::now();
   const auto got = platform::http_get(get, [&](const char* data, std::size_t n) { return sink.take(data, n); });
   const long status = got.status;
+  log::debug("HTTP GET {}: status {}, {} bytes received in {}", out.url, status, sink.written, log::elapsed_ms(started));
   std::fclose(f);
   out.downloaded = true;
   out.resumed = start > 0 && status == 206;

@@ -8,6 +8,7 @@
 
 #include "cudnnctl/archive/reader.hpp"
 #include "cudnnctl/archive/verified_extract.hpp"
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/install/content_check.hpp"
@@ -50,6 +51,7 @@ Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
   }
   auto lock = platform::FileLock::acquire(state + "/lock");
   if (!lock) return Unexpected<Error>(lock.error());
+  log::debug("install: holding the lock {}/lock", state);
   auto recovered = recover(fs, state);
   if (!recovered) return Unexpected<Error>(recovered.error());
   // with the lock held and any interrupted transaction settled, a staging folder belongs to a dead run
@@ -146,6 +148,7 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
 
 // Hashes the archive and judges it against the expected hashes (fail-closed).
 Result<VerifyOutcome> verify_file(const InstallRequest& req) {
+  log::Phase phase("verify (SHA-256)");
   auto size = platform::file_size(req.archive_path);
   if (!size) return Unexpected<Error>(size.error());
   auto hash = sha256_file(req.archive_path);
@@ -202,10 +205,12 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 
   if (req.dry_run) {
     // writes nothing: the plan comes from the listing, the hash is checked first
+    log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
     auto judged = verify_file(req);
     if (!judged) return Unexpected<Error>(judged.error());
     ReadOptions ro;
     ro.name_encoding = req.name_encoding;
+    log::Phase plan_phase("plan (from the listing)");
     auto listing = list_archive(req.archive_path, req.name.format, ro);
     if (!listing) return Unexpected<Error>(listing.error());
     SafetyPolicy policy;
@@ -232,6 +237,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   auto locked = lock_and_recover(tk, fs);
   if (!locked) return Unexpected<Error>(locked.error());
   out.recovered = locked->recovered;
+  if (!out.recovered.empty()) log::info("install: {}", out.recovered);
   struct StateCleanup {
     const std::string& state;
     InstallFs& fs;
@@ -251,6 +257,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
     if (!judged) return Unexpected<Error>(judged.error());
     if (judged->sha256 == previous->sha256) {
       const auto problems = check_receipt(*previous, tk.root, fs);
+      log::info("install: {} is already installed (same SHA-256); {} files differ from the receipt", req.name.canonical, problems.size());
       if (problems.empty()) {
         out.changed = false;
         out.receipt = previous;
@@ -286,6 +293,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   if (!extracted) return drop_staging(extracted.error());
   const auto& listing = extracted->extract.listing;
 
+  log::Phase plan_phase("plan");
   if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
   const auto existing = existing_cudnn_files(tk, fs);
   auto plan = make_install_plan({listing, req.name, tk, req.support, existing, req.force});
@@ -339,6 +347,8 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   j.remove_on_commit = {staging};
   j.remove_on_rollback = {staging, backup};
 
+  plan_phase.end();
+  log::info("install: {} steps, {} moves in the journal; staging {}", plan->steps.size(), j.moves.size(), staging);
   if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
   cleanup.armed = false;
   out.changed = true;

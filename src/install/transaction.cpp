@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/install/state_check.hpp"
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/process.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -80,6 +81,7 @@ std::string journal_path(const std::string& state_dir) { return state_dir + "/jo
 
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal) {
   if (auto ok = check_journal_paths(journal, parent_of(state_dir), state_dir); !ok) return ok;  // built from a receipt: check again
+  log::Phase apply_phase("apply (journaled moves)");
   journal.phase = "applying";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) {
     for (const auto& d : journal.remove_on_rollback) (void)fs.remove_tree(d);
@@ -102,6 +104,7 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
   int done = 0;
   for (const auto& m : journal.moves) {
     if (auto ok = fs.make_dirs(parent_of(m.to)); !ok) return undo(ok.error());
+    log::trace("move {} -> {}", m.from, m.to);
     if (auto ok = fs.rename(m.from, m.to); !ok) return undo(ok.error());
     crash_point(++done, nullptr);
   }
@@ -116,6 +119,8 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
   for (const auto& f : folders)
     if (fs.entry(f) != FsEntry::missing)
       if (auto ok = fs.flush(f); !ok) return undo(ok.error());
+  apply_phase.end();
+  log::Phase commit_phase("commit");
   journal.phase = "committed";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) return undo(ok.error());
   crash_point(-1, "committed");

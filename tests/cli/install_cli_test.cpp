@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -50,4 +51,34 @@ TEST_CASE("install and uninstall through the CLI: JSON, changed, exit codes", "[
   CHECK(un["changed"] == true);
   CHECK(snapshot(root) == before);
   CHECK(run({"uninstall", "--cuda-path", root}).code == 8);
+}
+
+TEST_CASE("install by version reads a --catalog file once (fetch, hashes and support rows share it)", "[cli][install]") {
+  TempDir tmp;
+  const auto root = linux_toolkit(tmp.path(), "12.4").string();
+  const auto cache = tmp.path() / "cache";
+  fs::create_directories(cache);
+  const auto archive = cache / (L91 + ".tar.xz");
+  fs::copy_file(test_archive("good/" + L91 + ".tar.xz"), archive);
+  const auto hash = *sha256_file(archive.string());
+  const auto catalog = (tmp.path() / "catalog.json").string();
+  nlohmann::json c{{"schema_version", 1},
+                   {"archives",
+                    {{{"filename", L91 + ".tar.xz"},
+                      {"version", "9.1.0.70"},
+                      {"platform", "linux-x86_64"},
+                      {"cuda_variant", "12"},
+                      {"url", "https://developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-x86_64/" + L91 + ".tar.xz"},
+                      {"hashes", {{{"sha256", hash}, {"size", fs::file_size(archive)}, {"confidence", "A"}, {"sources", {"test"}}}}}}}},
+                   {"releases", {{{"label", "9.1.0"}, {"date", "2024-04-01"}, {"manifest_url", ""}, {"builds", {"9.1.0.70"}}}}},
+                   {"support",
+                    {{{"release", "9.1.0"}, {"cuda_variant", "12"}, {"cuda_toolkits", {"12.4"}}, {"min_driver_linux", "525.60.13"},
+                      {"min_driver_windows", ""}, {"compute_capabilities", {"7.5"}}, {"source", "test"}, {"notes", nlohmann::json::array()}}}}};
+  std::ofstream(catalog) << c.dump();
+  const auto r = run({"install", "9.1.0.70", "--catalog", catalog, "--cache", cache.string(), "--cuda-path", root, "--json", "-vv"});
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.out)["receipt"]["sha256"] == hash);
+  std::size_t reads = 0;
+  for (auto at = r.err.find("release catalog)"); at != std::string::npos; at = r.err.find("release catalog)", at + 1)) ++reads;
+  CHECK(reads == 1);
 }

@@ -25,11 +25,11 @@ struct PreparedArchive {
   std::optional<ArchiveName> name;  // nullopt: the file name is not NVIDIA's (allowed with an explicit hash)
   ArchiveFormat format = ArchiveFormat::zip;
   std::vector<ExpectedHash> expected;
-  Catalog catalog_storage;
   std::optional<std::uint64_t> catalog_size;
 };
 
-/// Parses the name, picks the catalog and gathers the expected hashes.
-Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io);
+/// Parses the name and gathers the expected hashes, from `catalogs` unless a hash was given and no
+/// --catalog file was named (then the catalog is not read at all).
+Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, CatalogSource& catalogs);
 
 } // namespace cudnnctl

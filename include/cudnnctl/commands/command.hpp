@@ -2,6 +2,7 @@
 // One command = one file in src/commands + one row in the registry (registry.cpp).
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,5 +43,20 @@ std::span<const CommandSpec> all_commands();
 
 /// The catalog a command uses: the file given with --catalog, else the built-in one.
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage);
+
+/// The catalog of one command run (the --catalog file, else the built-in one), read at the first get()
+/// and then kept: however many steps of a command need it, the file is read and parsed once.
+class CatalogSource {
+public:
+  explicit CatalogSource(std::string path) : m_path(std::move(path)) {}
+  Result<const Catalog*> get();
+  /// True when --catalog named a file (the built-in catalog costs only its first parse).
+  bool from_file() const { return !m_path.empty(); }
+
+private:
+  std::string m_path;
+  std::shared_ptr<Catalog> m_storage;
+  const Catalog* m_catalog = nullptr;
+};
 
 } // namespace cudnnctl

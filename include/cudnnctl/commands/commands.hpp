@@ -20,8 +20,8 @@ CommandRun setup_trace(CLI::App& sub, Io& io);
 CommandRun setup_fetch(CLI::App& sub, Io& io);
 CommandRun setup_workload_child(CLI::App& sub, Io& io);
 
-/// Fetches with the given catalog (built in when empty), drawing progress on a terminal (fetch and install).
-Result<FetchOutcome> fetch_for(FetchRequest request, const std::string& catalog_path, Io& io);
+/// Fetches with the run's catalog, drawing progress on a terminal (fetch and install).
+Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);
 /// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.
 std::string host_platform_name(Os os);
 

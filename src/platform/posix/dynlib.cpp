@@ -14,14 +14,18 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
+
 namespace cudnnctl::platform {
 
 Result<void*> load_library(const std::string& path_or_name) {
   void* h = dlopen(path_or_name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char* e = dlerror();
+    log::debug("load library {}: failed: {}", path_or_name, e ? e : "unknown error");
     return fail(ErrorCode::io, e ? e : fmt::format("cannot load {}", path_or_name), "", path_or_name);
   }
+  log::debug("load library {}: loaded", path_or_name);
   return h;
 }
 
@@ -36,6 +40,8 @@ std::string self_executable() {
 
 Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& extra_env,
                               int timeout_ms) {
+  log::debug("run {} (timeout {} ms{})", log::command_line(argv), timeout_ms, extra_env.empty() ? "" : fmt::format(", {} extra environment variables", extra_env.size()));
+  const auto started = std::chrono::steady_clock::now();
   int out_pipe[2], err_pipe[2];
   if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
     return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)), "");
@@ -89,6 +95,9 @@ Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::v
   }
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  log::debug("{}: exit code {}{}{} after {}, {} bytes on stdout, {} on stderr", argv[0], r.exit_code,
+             r.signal ? fmt::format(", signal {}", r.signal) : "", r.timed_out ? ", timed out" : "", log::elapsed_ms(started), r.out.size(),
+             r.err.size());
   return r;
 }
 

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl::platform {
@@ -64,6 +65,7 @@ Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
+    log::debug("open for reading {}: {}", path, std::strerror(e));
     if (e == ENOENT)
       return Unexpected<Error>(missing_file_error(path, "", "check the path of the archive"));
     return io_error("cannot open", path, e);
@@ -71,6 +73,7 @@ Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   struct stat st {};
   ::fstat(fd, &st);
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  log::debug("open for reading {}: {} bytes", path, st.st_size);
   return ReadOnlyFile(fd, static_cast<std::uint64_t>(st.st_size));
 }
 

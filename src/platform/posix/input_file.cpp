@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 
 namespace cudnnctl::platform {
@@ -52,6 +53,7 @@ Result<void> require_regular_file(const std::string& path, const std::string& wh
 }
 
 Result<std::string> read_input_file(const std::string& path, const std::string& what, std::uint64_t max_bytes) {
+  log::debug("open for reading {} ({})", path, what);
   // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting; fstat then refuses it
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {

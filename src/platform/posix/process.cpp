@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
+
 namespace cudnnctl::platform {
 
 Result<FileLock> FileLock::acquire(const std::string& path) {
@@ -45,6 +47,8 @@ void kill_self() {
 
 Result<std::string> run_capture(const std::vector<std::string>& argv) {
   if (argv.empty()) return fail(ErrorCode::internal, "run_capture: no program", "");
+  log::debug("run {}", log::command_line(argv));
+  const auto started = std::chrono::steady_clock::now();
   int pipefd[2];
   if (::pipe(pipefd) != 0) return fail(ErrorCode::io, fmt::format("cannot run {}: {}", argv[0], std::strerror(errno)), "");
   const pid_t pid = ::fork();
@@ -73,6 +77,8 @@ Result<std::string> run_capture(const std::vector<std::string>& argv) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  log::debug("{}: exit code {} after {}, {} bytes on stdout", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+             log::elapsed_ms(started), out.size());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1), "");
   return out;

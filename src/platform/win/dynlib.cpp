@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "wide.hpp"
 
 namespace cudnnctl::platform {
@@ -27,6 +28,7 @@ Result<void*> load_library(const std::string& path_or_name) {
                              full ? (LOAD_LIBRARY_SEARCH_DEFAULT_DIRS | LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR) : LOAD_LIBRARY_SEARCH_DEFAULT_DIRS);
   if (!h) {
     const DWORD e = GetLastError();
+    log::debug("load library {}: failed: {}", path_or_name, win::error_text(e));
     return fail(ErrorCode::io, fmt::format("{}: {}", path_or_name, win::error_text(e)),
                 e == ERROR_MOD_NOT_FOUND ? "126: the DLL or one of the DLLs it imports was not found"
                 : e == ERROR_BAD_EXE_FORMAT ? "193: a 32-bit or damaged DLL"
@@ -34,6 +36,7 @@ Result<void*> load_library(const std::string& path_or_name) {
                                             : "",
                 path_or_name);
   }
+  log::debug("load library {}: loaded", path_or_name);
   return reinterpret_cast<void*>(h);
 }
 
@@ -75,6 +78,9 @@ void drain(HANDLE pipe, std::string* into) {
 
 Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& extra_env,
                               int timeout_ms) {
+  log::debug("run {} (timeout {} ms{})", log::command_line(argv), timeout_ms,
+             extra_env.empty() ? "" : fmt::format(", {} extra environment variables", extra_env.size()));
+  const auto started = std::chrono::steady_clock::now();
   SECURITY_ATTRIBUTES sa{sizeof sa, nullptr, TRUE};
   HANDLE out_r, out_w, err_r, err_w;
   if (!CreatePipe(&out_r, &out_w, &sa, 0) || !CreatePipe(&err_r, &err_w, &sa, 0))
@@ -117,6 +123,8 @@ Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::v
   CloseHandle(pi.hThread);
   CloseHandle(out_r);
   CloseHandle(err_r);
+  log::debug("{}: exit code {}{} after {}, {} bytes on stdout, {} on stderr", argv[0], r.exit_code, r.timed_out ? ", timed out" : "",
+             log::elapsed_ms(started), r.out.size(), r.err.size());
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "wide.hpp"
 
 namespace cudnnctl::platform {
@@ -56,9 +57,14 @@ Result<void> NewFile::close() {
 Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
                          FILE_ATTRIBUTE_NORMAL | FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
-  if (h == INVALID_HANDLE_VALUE) return io_error("cannot open", path, GetLastError());
+  if (h == INVALID_HANDLE_VALUE) {
+    const DWORD e = GetLastError();
+    log::debug("open for reading {}: {}", path, win::error_text(e));
+    return io_error("cannot open", path, e);
+  }
   LARGE_INTEGER size{};
   GetFileSizeEx(h, &size);
+  log::debug("open for reading {}: {} bytes", path, size.QuadPart);
   return ReadOnlyFile(reinterpret_cast<std::intptr_t>(h), static_cast<std::uint64_t>(size.QuadPart));
 }
 

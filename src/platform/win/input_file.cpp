@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "wide.hpp"
 
@@ -33,6 +34,7 @@ Result<void> require_regular_file(const std::string& path, const std::string& wh
 }
 
 Result<std::string> read_input_file(const std::string& path, const std::string& what, std::uint64_t max_bytes) {
+  log::debug("open for reading {} ({})", path, what);
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path p = fs::path(win::long_path(path));

@@ -1,0 +1,26 @@
+#include "cudnnctl/app/global_options.hpp"
+
+#include <cstdint>
+
+#include <CLI/CLI.hpp>
+
+namespace cudnnctl {
+
+void add_global_options(CLI::App& app, GlobalOptions& options) {
+  app.add_flag_function(
+         "-v,--verbose", [&options](std::int64_t count) { options.verbosity += static_cast<int>(count); },
+         "Log what cudnnctl does to stderr (or --log-file): -v decisions and phase timings, -vv also every file read, "
+         "process run, library load and HTTP request, -vvv per-item detail. Never mixed into stdout or --json")
+      ->group("Global options");
+  app.add_option("--log-file", options.log_file,
+                 "Append the log to FILE instead of stderr (at -vv detail unless -v/-vvv says otherwise)")
+      ->type_name("FILE")
+      ->group("Global options");
+}
+
+log::Level log_level(const GlobalOptions& options) {
+  if (options.verbosity == 0 && !options.log_file.empty()) return log::Level::debug;
+  return log::level_for_verbosity(options.verbosity);
+}
+
+} // namespace cudnnctl

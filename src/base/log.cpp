@@ -1,0 +1,125 @@
+// The developer log: spdlog behind log.hpp, one logger at a time, swapped in and out by Session.
+#include "cudnnctl/base/log.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include <spdlog/logger.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/ostream_sink.h>
+
+namespace cudnnctl::log {
+
+namespace {
+
+std::atomic<int> g_level{0};
+std::mutex g_mutex;                      // guards g_logger (workers may log while the main thread ends a session)
+std::shared_ptr<spdlog::logger> g_logger;
+
+spdlog::level::level_enum to_spdlog(Level level) {
+  switch (level) {
+  case Level::info: return spdlog::level::info;
+  case Level::debug: return spdlog::level::debug;
+  case Level::trace: return spdlog::level::trace;
+  case Level::off: break;
+  }
+  return spdlog::level::off;
+}
+
+} // namespace
+
+Level level_for_verbosity(int count) {
+  if (count <= 0) return Level::off;
+  if (count == 1) return Level::info;
+  if (count == 2) return Level::debug;
+  return Level::trace;
+}
+
+bool enabled(Level level) noexcept {
+  return level != Level::off && static_cast<int>(level) <= g_level.load(std::memory_order_relaxed);
+}
+
+void write(Level level, std::string_view message) {
+  std::shared_ptr<spdlog::logger> logger;
+  {
+    std::lock_guard lock(g_mutex);
+    logger = g_logger;
+  }
+  if (logger) logger->log(to_spdlog(level), message);
+}
+
+Result<Session> Session::start(Level level, const std::string& file, std::ostream& err) {
+  if (level == Level::off) return Session();
+  std::shared_ptr<spdlog::sinks::sink> sink;
+  std::string pattern = "[%H:%M:%S.%e] [%l] %v";
+  if (!file.empty()) {
+    // Opened here first for a clear error: spdlog would create missing parent folders, and its message
+    // names neither the option nor a fix.
+    std::FILE* probe = std::fopen(file.c_str(), "ab");
+    if (!probe)
+      return fail(ErrorCode::io, fmt::format("cannot open the log file '{}' (--log-file): {}", file, std::strerror(errno)),
+                  "give --log-file a file in a folder that exists and that you can write to", file);
+    std::fclose(probe);
+    try {
+      sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, false);
+    } catch (const std::exception& e) {
+      return fail(ErrorCode::io, fmt::format("cannot open the log file '{}' (--log-file): {}", file, e.what()),
+                  "give --log-file a file in a folder that exists and that you can write to", file);
+    }
+    pattern = "[%Y-%m-%d %H:%M:%S.%e] [pid %P tid %t] [%l] %v";
+  } else {
+    sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);
+  }
+  auto logger = std::make_shared<spdlog::logger>("cudnnctl", std::move(sink));
+  logger->set_pattern(pattern);
+  logger->set_level(to_spdlog(level));
+  logger->flush_on(spdlog::level::trace);  // every line reaches the file, even if the run is killed
+  logger->set_error_handler([](const std::string&) {});  // a failing log never fails the run
+  {
+    std::lock_guard lock(g_mutex);
+    g_logger = std::move(logger);
+  }
+  g_level.store(static_cast<int>(level), std::memory_order_relaxed);
+  Session s;
+  s.m_active = true;
+  return s;
+}
+
+Session::~Session() {
+  if (!m_active) return;
+  g_level.store(0, std::memory_order_relaxed);
+  std::lock_guard lock(g_mutex);
+  if (g_logger) g_logger->flush();
+  g_logger.reset();
+}
+
+Phase::Phase(std::string name) : m_name(std::move(name)), m_start(std::chrono::steady_clock::now()) {
+  debug("phase {}: start", m_name);
+}
+
+void Phase::end() {
+  if (m_done) return;
+  m_done = true;
+  info("phase {}: {}", m_name, elapsed_ms(m_start));
+}
+
+std::string elapsed_ms(std::chrono::steady_clock::time_point start) {
+  const std::chrono::duration<double, std::milli> d = std::chrono::steady_clock::now() - start;
+  return fmt::format("{:.1f} ms", d.count());
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) {
+    if (!out.empty()) out += ' ';
+    if (a.empty() || a.find_first_of(" \t\"'") != std::string::npos) out += fmt::format("'{}'", a);
+    else out += a;
+  }
+  return out;
+}
+
+} // namespace cudnnctl::log

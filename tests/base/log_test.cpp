@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cudnnctl/base/log.hpp"
+
+using namespace cudnnctl;
+namespace fs = std::filesystem;
+
+TEST_CASE("log: -v counts map to info, debug, trace", "[log]") {
+  CHECK(log::level_for_verbosity(0) == log::Level::off);
+  CHECK(log::level_for_verbosity(1) == log::Level::info);
+  CHECK(log::level_for_verbosity(2) == log::Level::debug);
+  CHECK(log::level_for_verbosity(3) == log::Level::trace);
+  CHECK(log::level_for_verbosity(7) == log::Level::trace);
+}
+
+TEST_CASE("log: a session writes its level and above, and nothing once it ends", "[log]") {
+  std::ostringstream err;
+  log::info("before any session");
+  CHECK_FALSE(log::enabled(log::Level::info));
+  {
+    auto session = log::Session::start(log::Level::debug, "", err);
+    REQUIRE(session);
+    CHECK(log::enabled(log::Level::debug));
+    CHECK_FALSE(log::enabled(log::Level::trace));
+    log::info("decided {}", 42);
+    log::debug("opened {}", "a file");
+    log::trace("per-member detail");
+    {
+      log::Phase phase("extract");
+    }
+  }
+  log::info("after the session");
+  CHECK_FALSE(log::enabled(log::Level::info));
+  const auto text = err.str();
+  CHECK_THAT(text, Catch::Contains("[info] decided 42") && Catch::Contains("[debug] opened a file"));
+  CHECK_THAT(text, Catch::Contains("[debug] phase extract: start") && Catch::Matches("(.|\n)*\\[info\\] phase extract: [0-9.]+ ms\n"));
+  CHECK_THAT(text, !Catch::Contains("per-member") && !Catch::Contains("before any") && !Catch::Contains("after the session"));
+}
+
+TEST_CASE("log: a session with a file appends there and leaves the stream alone", "[log]") {
+  const auto dir = fs::temp_directory_path() / "cudnnctl-log-test";
+  fs::create_directories(dir);
+  const auto file = (dir / "run.log").string();
+  std::ofstream(file) << "an earlier line\n";
+  std::ostringstream err;
+  {
+    auto session = log::Session::start(log::Level::trace, file, err);
+    REQUIRE(session);
+    log::trace("traced");
+  }
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK_THAT(text.str(), Catch::StartsWith("an earlier line\n") && Catch::Contains("[pid ") && Catch::Contains("[trace] traced"));
+  CHECK(err.str().empty());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("log: a log file that cannot be opened is an I/O error, and no folder is created", "[log]") {
+  std::ostringstream err;
+  const auto missing = fs::temp_directory_path() / "cudnnctl-log-test-missing";
+  fs::remove_all(missing);
+  auto session = log::Session::start(log::Level::info, (missing / "x.log").string(), err);
+  REQUIRE_FALSE(session);
+  CHECK(session.error().code == ErrorCode::io);
+  CHECK_THAT(session.error().message, Catch::Contains("--log-file") && Catch::Contains("x.log"));
+  CHECK_FALSE(session.error().hint.empty());
+  CHECK_FALSE(fs::exists(missing));
+  CHECK_FALSE(log::enabled(log::Level::info));
+}
+
+TEST_CASE("log: command lines quote what has spaces", "[log]") {
+  CHECK(log::command_line({"ldconfig", "-p"}) == "ldconfig -p");
+  CHECK(log::command_line({"/opt/my tools/x", "", "a"}) == "'/opt/my tools/x' '' a");
+}

@@ -1,0 +1,122 @@
+// -v/--verbose and --log-file through the CLI: the log goes to stderr or the file, never into stdout.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../archive/test_archives.hpp"
+#include "../install/toolkit_trees.hpp"
+#include "run_cli.hpp"
+
+using namespace cudnnctl;
+using namespace cudnnctl::testing;
+
+namespace {
+const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Archive {
+  TempDir tmp;
+  std::string path = (tmp.path() / (L91 + ".tar.xz")).string();
+  std::string hash;
+  Archive() {
+    fs::copy_file(test_archive("good/" + L91 + ".tar.xz"), path);
+    hash = *sha256_file(path);
+  }
+};
+} // namespace
+
+TEST_CASE("log cli: -v before or after the command logs to stderr and leaves stdout as it was", "[cli][log]") {
+  Archive a;
+  const auto quiet = run({"verify", a.path, "--sha256", a.hash});
+  REQUIRE(quiet.code == 0);
+  CHECK_THAT(quiet.err, !Catch::Contains("[info]") && !Catch::Contains("[debug]"));
+
+  const auto after = run({"verify", a.path, "--sha256", a.hash, "-v"});
+  CHECK(after.code == 0);
+  CHECK(after.out == quiet.out);
+  CHECK_THAT(after.err, Catch::Contains("[info] verify: ") && Catch::Contains("matches the SHA-256 from --sha256"));
+  CHECK_THAT(after.err, Catch::Contains("[info] verify finished in") && !Catch::Contains("[debug]"));
+
+  const auto before = run({"-vv", "verify", a.path, "--sha256", a.hash});
+  CHECK(before.code == 0);
+  CHECK(before.out == quiet.out);
+  CHECK_THAT(before.err, Catch::Contains("[debug] open for reading " + a.path));
+  CHECK_THAT(before.err, Catch::Contains("[debug] SHA-256 of " + a.path + ": " + a.hash));
+
+  // split between both sides, and the long form: counts add up to trace
+  const auto both = run({"-v", "verify", a.path, "--sha256", a.hash, "--verbose", "-v"});
+  CHECK(both.code == 0);
+  CHECK_THAT(both.err, Catch::Contains("[debug] open for reading"));
+}
+
+TEST_CASE("log cli: --json stdout stays one JSON document with -vv", "[cli][log]") {
+  Archive a;
+  const auto quiet = run({"verify", a.path, "--sha256", a.hash, "--json"});
+  const auto loud = run({"verify", a.path, "--sha256", a.hash, "--json", "-vv"});
+  REQUIRE(loud.code == 0);
+  CHECK(nlohmann::json::parse(loud.out) == nlohmann::json::parse(quiet.out));
+  CHECK_THAT(loud.out, !Catch::Contains("[debug]") && !Catch::Contains("[info]"));
+  CHECK_THAT(loud.err, Catch::Contains("[debug]"));
+  // and an error stays a JSON document too
+  const auto bad = run({"verify", a.path, "--sha256", std::string(64, '0'), "--json", "-vv"});
+  CHECK(bad.code == 4);
+  CHECK(nlohmann::json::parse(bad.out)["error"]["code"] == "verify.mismatch");
+  CHECK_THAT(bad.err, Catch::Contains("exit code 4 (verify.mismatch)"));
+}
+
+TEST_CASE("log cli: --log-file takes the log instead of stderr", "[cli][log]") {
+  Archive a;
+  const auto file = a.tmp.path() / "cudnnctl.log";
+  const auto r = run({"--log-file", file.string(), "verify", a.path, "--sha256", a.hash});
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  const auto text = read_all(file);
+  // --log-file alone logs at debug level
+  CHECK_THAT(text, Catch::Contains("[info] cudnnctl ") && Catch::Contains("[debug] open for reading " + a.path));
+  // a second run appends, after the command's name too
+  REQUIRE(run({"verify", a.path, "--sha256", a.hash, "--log-file", file.string(), "-v"}).code == 0);
+  const auto again = read_all(file);
+  CHECK(again.starts_with(text));
+  CHECK(again.size() > text.size());
+}
+
+TEST_CASE("log cli: a --log-file that cannot be written is an I/O error (exit 8) before any work", "[cli][log]") {
+  Archive a;
+  const auto nowhere = (a.tmp.path() / "no-such-folder" / "x.log").string();
+  const auto r = run({"install", a.path, "--sha256", a.hash, "--cuda-path", a.tmp.path().string(), "--log-file", nowhere});
+  CHECK(r.code == 8);
+  CHECK_THAT(r.err, Catch::Contains("cannot open the log file") && Catch::Contains("--log-file") && Catch::Contains("hint:"));
+  CHECK_FALSE(fs::exists(a.tmp.path() / "no-such-folder"));
+  const auto j = run({"verify", a.path, "--json", "--log-file", a.tmp.path().string()});
+  CHECK(j.code == 8);
+  CHECK(nlohmann::json::parse(j.out)["error"]["code"] == "io.error");
+}
+
+TEST_CASE("log cli: install -v times each phase, -vvv lists every move", "[cli][log]") {
+  Archive a;
+  const auto root = linux_toolkit(a.tmp.path(), "12.4").string();
+  const auto r = run({"install", a.path, "--sha256", a.hash, "--cuda-path", root, "-vvv"});
+  REQUIRE(r.code == 0);
+  for (const char* phase : {"verify (SHA-256", "extract into ", "plan", "apply (journaled moves)", "commit"})
+    CHECK_THAT(r.err, Catch::Contains(std::string("[info] phase ") + phase));
+  CHECK_THAT(r.err, Catch::Contains("[info] toolkit: " + root) && Catch::Contains("[trace] move "));
+  CHECK_THAT(r.out, !Catch::Contains("phase"));
+}
+
+TEST_CASE("log cli: path -vv logs the processes it runs", "[cli][log]") {
+  TempDir tmp;
+  const auto root = linux_toolkit(tmp.path(), "12.4");
+  const auto r = run({"path", "--cuda-path", root.string(), "-vv"});
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.err, Catch::Contains("[debug] run ldconfig -p") && Catch::Contains("[debug] ldconfig: exit code "));
+}
