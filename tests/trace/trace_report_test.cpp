@@ -29,7 +29,7 @@ std::vector<std::string> fault_ids(const TraceReport& r) {
 }
 } // namespace
 
-TEST_CASE("trace events parse; malformed lines are skipped", "[trace]") {
+TEST_CASE("trace events parse and malformed lines are skipped", "[trace]") {
   const auto e = parse_trace_events("P\t10\t1\t/usr/bin/python3\t\nS\t10\tasked\tlibcudnn.so.9\t\nbroken line\nO\tx\t/a\t\t\nO\t10\t/a/libcudnn.so.9\t\t");
   REQUIRE(e.size() == 3);
   CHECK(e[0].kind == 'P');
