@@ -11,6 +11,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
+#include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
 

@@ -44,7 +44,7 @@ TEST_CASE("sha256 hex and sizes", "[strings]") {
   CHECK(human_size(10) == "10 bytes");
 }
 
-TEST_CASE("terminal_safe: control bytes and invalid UTF-8 become \\xNN, text stays", "[strings]") {
+TEST_CASE("terminal_safe: control bytes and invalid UTF-8 become an escaped hex pair, text stays", "[strings]") {
   CHECK(terminal_safe("plain text\nnext\tline") == "plain text\nnext\tline");
   CHECK(terminal_safe("\xe6\x88\x91 cuDNN") == "\xe6\x88\x91 cuDNN");  // valid UTF-8 kept
   CHECK(terminal_safe("a\x1b[2Jb") == "a\\x1b[2Jb");
