@@ -2,11 +2,13 @@
 # Keeps the MSVC/vcpkg preset buildable: OS headers and OS conditionals only in src/platform/.
 # (The mingw build of cudnnctl.exe compiles every other file for Windows; MSVC has no POSIX headers at all,
 # which mingw would hide, hence this check.)
+# src/trace/audit/ is the LD_AUDIT module that the Linux loader loads into a traced program: a Linux-only C library,
+# built only where CMake says UNIX, and never part of cudnnctl.exe.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bad=0
 posix=$(grep -rnE '#[[:space:]]*include[[:space:]]*<(unistd|dlfcn|fcntl|pthread|dirent|pwd|grp|termios|poll|spawn|elf|link|signal|libgen|strings|sys/[a-z_]+)\.h>' \
-          src include bench | grep -v '^src/platform/posix/' || true)
+          src include bench | grep -v '^src/platform/posix/' | grep -v '^src/trace/audit/' || true)
 if [[ -n $posix ]]; then echo "POSIX headers outside src/platform/posix (MSVC cannot compile these):"; echo "$posix"; bad=1; fi
 win=$(grep -rniE '#[[:space:]]*include[[:space:]]*<(windows|winhttp|bcrypt|shellapi|io|direct|process|winreg|winternl)\.h>' \
         src include bench | grep -v '^src/platform/win/' || true)

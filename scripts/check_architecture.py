@@ -24,7 +24,7 @@ for m in re.finditer(r"target_link_libraries\(\s*(cudnnctl\w*)\s+([^)]*)\)", cma
 rows = {}
 for line in doc.splitlines():
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if len(cells) != 4 or not re.fullmatch(r"`\w+/`", cells[0]):
+    if len(cells) != 4 or not re.fullmatch(r"`[\w/]+/`", cells[0]):
         continue
     module = cells[0].strip("`")
     target = cells[1].strip("`")

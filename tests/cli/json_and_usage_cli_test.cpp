@@ -101,7 +101,7 @@ TEST_CASE("an unknown command is named, with the list of commands", "[cli][usage
   CHECK(r.err.find("__probe") == std::string::npos);
 }
 
-TEST_CASE("--help names the program", "[cli][usage]") {
+TEST_CASE("the help text names the program", "[cli][usage]") {
   const auto top = run({"--help"});
   CHECK(top.code == 0);
   CHECK_THAT(top.out, Catch::Contains("Usage: cudnnctl [OPTIONS] SUBCOMMAND"));
