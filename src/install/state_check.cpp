@@ -8,9 +8,20 @@ namespace cudnnctl {
 
 namespace fs = std::filesystem;
 
-bool is_confined_relative(std::string_view rel) {
-  if (rel.empty() || rel.front() == '/' || rel.find('\\') != std::string_view::npos || rel.find('\0') != std::string_view::npos)
-    return false;
+namespace {
+// '\' is a separator too: Windows paths use it, and on Linux treating it as one only refuses more
+std::string with_slashes(std::string_view p) {
+  std::string out(p);
+  for (auto& c : out)
+    if (c == '\\') c = '/';
+  return out;
+}
+} // namespace
+
+bool is_confined_relative(std::string_view rel_in) {
+  const auto rel_s = with_slashes(rel_in);
+  const std::string_view rel = rel_s;
+  if (rel.empty() || rel.front() == '/' || rel.find('\0') != std::string_view::npos) return false;
   if (rel.size() >= 2 && rel[1] == ':') return false;  // C:...
   std::size_t pos = 0;
   while (pos <= rel.size()) {
@@ -23,9 +34,12 @@ bool is_confined_relative(std::string_view rel) {
   return true;
 }
 
-bool is_below(std::string_view path, std::string_view dir) {
+bool is_below(std::string_view path_in, std::string_view dir_in) {
+  const auto path = with_slashes(path_in);
+  auto dir = with_slashes(dir_in);
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   if (dir.empty() || path.size() <= dir.size() + 1 || !path.starts_with(dir) || path[dir.size()] != '/') return false;
-  return is_confined_relative(path.substr(dir.size() + 1));
+  return is_confined_relative(std::string_view(path).substr(dir.size() + 1));
 }
 
 namespace {
@@ -38,7 +52,9 @@ Unexpected<Error> forged(const std::string& origin, const std::string& what) {
 }
 
 // ".cudnnctl/backup-<id>" or ".cudnnctl/backup-<id>/<confined path>"
-bool is_backup_path(std::string_view rel, bool folder_only) {
+bool is_backup_path(std::string_view rel_in, bool folder_only) {
+  const auto rel_s = with_slashes(rel_in);
+  const std::string_view rel = rel_s;
   constexpr std::string_view prefix = ".cudnnctl/backup-";
   if (!is_confined_relative(rel) || !rel.starts_with(prefix) || rel.size() == prefix.size()) return false;
   const bool nested = rel.find('/', prefix.size()) != std::string_view::npos;
@@ -47,7 +63,9 @@ bool is_backup_path(std::string_view rel, bool folder_only) {
 
 // An installed file: in the toolkit's folders, or (the LICENSE) directly in .cudnnctl, never one of
 // cudnnctl's own state files or folders there.
-bool is_installed_path(std::string_view rel) {
+bool is_installed_path(std::string_view rel_in) {
+  const auto rel_s = with_slashes(rel_in);
+  const std::string_view rel = rel_s;
   if (!is_confined_relative(rel)) return false;
   if (rel == ".cudnnctl") return false;
   if (!rel.starts_with(".cudnnctl/")) return true;
@@ -65,7 +83,7 @@ Result<void> check_receipt_paths(const Receipt& r, const std::string& origin) {
   if (!is_backup_path(r.backup_dir, true))
     return forged(origin, fmt::format("the backup folder '{}' is not a .cudnnctl/backup-* folder", r.backup_dir));
   for (const auto& b : r.replaced) {
-    if (!is_confined_relative(b.path) || b.path.starts_with(".cudnnctl/"))
+    if (!is_confined_relative(b.path) || with_slashes(b.path).starts_with(".cudnnctl/"))
       return forged(origin, fmt::format("the replaced file '{}' lies outside the toolkit's folders", b.path));
     if (!is_backup_path(b.backup, false))
       return forged(origin, fmt::format("the backup '{}' of '{}' is not inside a .cudnnctl/backup-* folder", b.backup, b.path));
@@ -79,11 +97,14 @@ Result<void> check_journal_paths(const Journal& j, const std::string& root, cons
     for (const auto* p : {&m.from, &m.to})
       if (!is_below(*p, root)) return forged(origin, fmt::format("the move of '{}' to '{}' leaves the toolkit {}", m.from, m.to, root));
   for (const auto* list : {&j.remove_on_commit, &j.remove_on_rollback})
-    for (const auto& d : *list) {
-      const bool ok = is_below(d, state_dir) && d.find('/', state_dir.size() + 1) == std::string::npos &&
-                      (d.compare(state_dir.size() + 1, 8, "staging-") == 0 || d.compare(state_dir.size() + 1, 6, "trash-") == 0 ||
-                       d.compare(state_dir.size() + 1, 7, "backup-") == 0);
-      if (!ok) return forged(origin, fmt::format("it would remove '{}', which is not a folder cudnnctl makes in {}", d, state_dir));
+    for (const auto& d_in : *list) {
+      const auto d = with_slashes(d_in);
+      auto sd = with_slashes(state_dir);
+      while (sd.size() > 1 && sd.back() == '/') sd.pop_back();
+      const bool ok = is_below(d, sd) && d.find('/', sd.size() + 1) == std::string::npos &&
+                      (d.compare(sd.size() + 1, 8, "staging-") == 0 || d.compare(sd.size() + 1, 6, "trash-") == 0 ||
+                       d.compare(sd.size() + 1, 7, "backup-") == 0);
+      if (!ok) return forged(origin, fmt::format("it would remove '{}', which is not a folder cudnnctl makes in {}", d_in, state_dir));
     }
   return {};
 }

@@ -23,6 +23,21 @@ TEST_CASE("state paths: only plain relative paths below the toolkit", "[state_ch
   CHECK_FALSE(is_below("/victim", "/opt/cuda"));
 }
 
+TEST_CASE("state paths written the Windows way: backslashes are separators, confinement still holds", "[state_check]") {
+  CHECK(is_confined_relative("bin\\x64\\cudnn64_9.dll"));
+  CHECK(is_below("C:\\CUDA\\v13.0\\.cudnnctl\\backup-1\\bin\\x64\\cudnn64_8.dll", "C:\\CUDA\\v13.0"));
+  CHECK(is_below("C:\\CUDA\\v13.0\\bin\\x64\\cudnn64_9.dll", "C:\\CUDA\\v13.0\\"));
+  CHECK_FALSE(is_below("C:\\CUDA\\v13.0\\..\\victim\\x.dll", "C:\\CUDA\\v13.0"));
+  CHECK_FALSE(is_below("C:\\CUDA\\v13.0x\\bin\\a.dll", "C:\\CUDA\\v13.0"));
+  CHECK_FALSE(is_below("D:\\victim\\a.dll", "C:\\CUDA\\v13.0"));
+  Journal j;
+  j.moves = {{"C:\\CUDA\\v13.0\\bin\\x64\\cudnn64_8.dll", "C:\\CUDA\\v13.0\\.cudnnctl\\backup-1\\bin\\x64\\cudnn64_8.dll"}};
+  j.remove_on_commit = {"C:\\CUDA\\v13.0\\.cudnnctl\\staging-1"};
+  CHECK(check_journal_paths(j, "C:\\CUDA\\v13.0", "C:\\CUDA\\v13.0\\.cudnnctl"));
+  j.remove_on_commit = {"C:\\CUDA\\v13.0\\.cudnnctl\\staging-1\\..\\..\\bin"};
+  CHECK_FALSE(check_journal_paths(j, "C:\\CUDA\\v13.0", "C:\\CUDA\\v13.0\\.cudnnctl"));
+}
+
 TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[state_check]") {
   Receipt r;
   r.backup_dir = ".cudnnctl/backup-1";
