@@ -1,5 +1,7 @@
 #include "cudnnctl/install/install_fs.hpp"
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +11,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
+#include "cudnnctl/platform/process.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
@@ -28,8 +31,91 @@ Unexpected<Error> fs_error(const std::string& what, const std::string& path, con
   return fail(ErrorCode::io, fmt::format("cannot {} '{}': {}", what, path, ec.message()), hint, path);
 }
 
+std::string parent_of(const std::string& p) { return utf8_of(path_from_utf8(p).parent_path()); }
+
+// Test seam: CUDNNCTL_FAULT_KILL_IN_COPY=N kills the process (SIGKILL) in the N-th move across file
+// systems, after its copy is in place and before its source is removed.
+void copy_crash_point() {
+  static int moves = 0;
+  ++moves;
+  if (const char* n = std::getenv("CUDNNCTL_FAULT_KILL_IN_COPY"); n && std::atoi(n) == moves) platform::kill_self();
+}
+
+// Copies a regular file's bytes into a new file with the same permission bits. Not fs::copy_file:
+// libstdc++ reports a full disk there as "Input/output error"; this keeps the system's reason.
+Result<void> copy_file_keeping_errno(const std::string& from, const std::string& to, fs::perms perms) {
+  auto in = platform::ReadOnlyFile::open(from);
+  if (!in) return Unexpected<Error>(in.error());
+  auto out = platform::NewFile::create(to, static_cast<std::uint32_t>(perms & fs::perms::all) | 0600U);  // writable while copying
+  if (!out) return Unexpected<Error>(out.error());
+  std::vector<char> buffer(std::size_t{1} << 20);
+  for (std::uint64_t offset = 0;;) {
+    const auto n = in->read_at(offset, buffer.data(), buffer.size());
+    if (n < 0) return fs_error("read", from, std::error_code(errno, std::generic_category()));
+    if (n == 0) break;
+    if (auto ok = out->write(buffer.data(), static_cast<std::size_t>(n)); !ok) return ok;
+    offset += static_cast<std::uint64_t>(n);
+  }
+  if (auto ok = out->close(); !ok) return ok;
+  std::error_code ec;
+  fs::permissions(path_from_utf8(to), perms & fs::perms::all, fs::perm_options::replace, ec);  // exactly the source's (no umask)
+  if (ec) return fs_error("set the permissions of", to, ec);
+  return {};
+}
+
+// A move across file systems: copy beside the target, flush, rename into place, then remove the source.
+// The target is missing or complete at every moment; any failure leaves the source where it was.
+Result<void> move_by_copy(const std::string& a, const std::string& b) {
+  const auto from = path_from_utf8(a);
+  const std::string part_name = b + std::string(cross_fs_part_suffix);
+  const auto part = path_from_utf8(part_name);
+  std::error_code ec;
+  const auto st = fs::symlink_status(from, ec);
+  if (ec) return fs_error("read", a, ec);
+  std::error_code ignored;
+  fs::remove(part, ignored);  // a copy an interrupted run left
+  auto drop_part = [&](const std::string& what, const std::string& path, const std::error_code& e) {
+    std::error_code ignored2;
+    fs::remove(part, ignored2);
+    return fs_error(what, path, e);
+  };
+  if (fs::is_symlink(st)) {
+    const auto target = fs::read_symlink(from, ec);  // a link stays a link, so symlink chains are kept
+    if (ec) return fs_error("read the link", a, ec);
+    fs::create_symlink(target, part, ec);
+    if (ec) return drop_part("create the link", part_name, ec);
+  } else if (fs::is_regular_file(st)) {
+    if (auto ok = copy_file_keeping_errno(a, part_name, st.permissions()); !ok) {
+      fs::remove(part, ignored);
+      return ok;
+    }
+    const auto when = fs::last_write_time(from, ec);
+    if (!ec) fs::last_write_time(part, when, ignored);
+    if (auto ok = platform::flush_to_disk(part_name); !ok) {
+      fs::remove(part, ignored);
+      return ok;
+    }
+  } else {
+    return fail(ErrorCode::io, fmt::format("cannot move '{}' to '{}': only files and links are moved across file systems", a, b), "", a);
+  }
+  fs::rename(part, path_from_utf8(b), ec);  // same folder: atomic
+  if (ec) return drop_part(fmt::format("move '{}' to", part_name), b, ec);
+  if (auto ok = platform::flush_to_disk(parent_of(b)); !ok) {  // the new name is on the disk before the source goes
+    fs::remove(path_from_utf8(b), ignored);
+    return ok;
+  }
+  copy_crash_point();
+  fs::remove(from, ec);
+  if (ec) {  // undo the placement, so the move did not happen
+    fs::remove(path_from_utf8(b), ignored);
+    return fs_error("remove", a, ec);
+  }
+  return {};
+}
+
 class RealFs final : public InstallFs {
 public:
+  explicit RealFs(bool always_copy) : m_always_copy(always_copy) {}
   FsEntry entry(const std::string& p) const override {
     std::error_code ec;
     const auto st = fs::symlink_status(path_from_utf8(p), ec);
@@ -47,8 +133,10 @@ public:
   Result<void> rename(const std::string& a, const std::string& b) override {
     if (entry(b) != FsEntry::missing)
       return fail(ErrorCode::io, fmt::format("cannot move '{}' to '{}': the target exists", a, b), "", b);
+    if (m_always_copy) return move_by_copy(a, b);
     std::error_code ec;
     fs::rename(path_from_utf8(a), path_from_utf8(b), ec);
+    if (ec == std::errc::cross_device_link) return move_by_copy(a, b);  // lib64 or include on another file system
     if (ec) return fs_error(fmt::format("move '{}' to", a), b, ec);
     return {};
   }
@@ -99,11 +187,14 @@ public:
       if (!e.is_directory(ec) || e.is_symlink(ec)) out.push_back(utf8_of(e.path().filename()));
     return out;
   }
+
+private:
+  bool m_always_copy = false;
 };
 
 } // namespace
 
-std::unique_ptr<InstallFs> make_real_fs() { return std::make_unique<RealFs>(); }
+std::unique_ptr<InstallFs> make_real_fs(bool always_copy) { return std::make_unique<RealFs>(always_copy); }
 
 Result<void> FaultyFs::maybe_fail(const std::string& what, const std::string& path) {
   ++m_changes;

@@ -83,11 +83,10 @@ std::uint64_t archive_bytes(const std::string& path) {
   return n ? *n : 0;
 }
 
-// Before extracting: the folders the install writes to must be writable and on the file system of the
-// state folder, because every placement (and its roll-back) is one atomic rename.
-Result<void> check_destinations(const Toolkit& t, const std::string& state) {
-  auto home = platform::folder_place(state);
-  if (!home) return Unexpected<Error>(home.error());
+// Before extracting: the folders the install writes to must not be on a read-only file system (a
+// move into one fails only after the whole extraction, and with a less helpful reason). One on another
+// file system than the state folder is fine: the moves copy across it (InstallFs::rename).
+Result<void> check_destinations(const Toolkit& t) {
   std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
   if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
   for (const auto& d : dirs) {
@@ -99,14 +98,6 @@ Result<void> check_destinations(const Toolkit& t, const std::string& state) {
     if (place->read_only)
       return fail(ErrorCode::io, fmt::format("cannot install into {}: '{}' is on a read-only file system", t.root, path),
                   "remount it read-write, then run cudnnctl again; nothing was changed", path);
-    if (place->file_system != home->file_system)
-      return fail(ErrorCode::io,
-                  fmt::format("cannot install into {}: '{}' is on another file system than the toolkit's state folder {}", t.root,
-                              path, state),
-                  "cudnnctl places and rolls back every file by an atomic rename, which cannot cross file systems; keep the "
-                  "toolkit's include and library folders on one file system (a link to a folder on the same one is fine). "
-                  "Nothing was changed",
-                  path);
   }
   return {};
 }
@@ -270,7 +261,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
     }
   }
 
-  if (auto ok = check_destinations(tk, state); !ok) return Unexpected<Error>(ok.error());
+  if (auto ok = check_destinations(tk); !ok) return Unexpected<Error>(ok.error());
   const std::string id = platform::unique_id();
   const std::string staging = state + "/staging-" + id;
   const std::string backup_rel = ".cudnnctl/backup-" + id;

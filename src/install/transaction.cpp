@@ -58,10 +58,39 @@ void crash_point(int moves_done, const char* phase) {
   if (const char* at = std::getenv("CUDNNCTL_FAULT_KILL_AT"); at && phase && std::string(at) == phase) platform::kill_self();
 }
 
-Result<void> rollback(InstallFs& fs, const Journal& j) {
+// Both ends of a move hold the same thing: a move across file systems that a crash cut after its copy
+// was renamed into place and before its source was removed.
+bool same_content(const InstallFs& fs, const std::string& a, const std::string& b) {
+  const auto kind = fs.entry(a);
+  if (kind != fs.entry(b)) return false;
+  if (kind == FsEntry::symlink) {
+    const auto x = fs.read_link(a), y = fs.read_link(b);
+    return x && y && *x == *y;
+  }
+  if (kind != FsEntry::file) return false;
+  const auto sa = fs.size(a), sb = fs.size(b);
+  if (!sa || !sb || *sa != *sb) return false;
+  const auto ha = fs.sha256(a), hb = fs.sha256(b);
+  return ha && hb && *ha == *hb;
+}
+
+// `after_crash`: undoing what a dead run left. A run that fails undoes its own failed move at once, so
+// only after a crash can both ends of a move hold its content.
+Result<void> rollback(InstallFs& fs, const Journal& j, bool after_crash) {
   std::optional<Error> first;
   for (auto it = j.moves.rbegin(); it != j.moves.rend(); ++it) {
-    if (fs.entry(it->to) == FsEntry::missing || fs.entry(it->from) != FsEntry::missing) continue;  // not done
+    // a copy a move across file systems (this one, or its roll-back) was writing when it was cut
+    for (const auto& end : {it->to, it->from})
+      if (const auto part = end + std::string(cross_fs_part_suffix); fs.entry(part) != FsEntry::missing)
+        if (auto ok = fs.remove_file(part); !ok && !first) first = ok.error();
+    if (fs.entry(it->to) == FsEntry::missing) continue;  // not done
+    if (fs.entry(it->from) != FsEntry::missing) {
+      // not done, or a move across file systems cut before its source was removed: then the target is
+      // a complete copy of the source, and dropping it undoes the move
+      if (after_crash && same_content(fs, it->from, it->to))
+        if (auto ok = fs.remove_file(it->to); !ok && !first) first = ok.error();
+      continue;
+    }
     if (auto ok = fs.make_dirs(parent_of(it->from)); !ok && !first) first = ok.error();
     if (auto ok = fs.rename(it->to, it->from); !ok && !first) first = ok.error();
   }
@@ -89,7 +118,7 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
   }
   crash_point(-1, "journaled");
   auto undo = [&](const Error& cause) -> Result<void> {
-    auto rolled = rollback(fs, journal);
+    auto rolled = rollback(fs, journal, false);
     Error e = cause;
     if (rolled) {
       (void)fs.remove_file(journal_path(state_dir));
@@ -151,7 +180,7 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir) {
     cleanup_after_commit(fs, state_dir, *j);
     return fmt::format("finished the interrupted '{}' (it had committed; only clean-up was left)", j->description);
   }
-  if (auto ok = rollback(fs, *j); !ok) return Unexpected<Error>(ok.error());
+  if (auto ok = rollback(fs, *j, true); !ok) return Unexpected<Error>(ok.error());
   (void)fs.remove_file(path);
   return fmt::format("rolled back the interrupted '{}': the toolkit is as it was before it", j->description);
 }

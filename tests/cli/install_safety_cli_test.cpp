@@ -302,21 +302,113 @@ struct Mount {
     if (ok) (void)std::system(("umount '" + at + "' > /dev/null 2>&1").c_str());
   }
 };
+
+
+// Mounts a fresh tmpfs on `dir`, with what `dir` held copied into it (the toolkit stays a toolkit);
+// unmounting brings the original back.
+struct TmpfsOver {
+  std::unique_ptr<Mount> mount;
+  TmpfsOver(const fs::path& dir, const fs::path& keep, const std::string& size) {
+    fs::copy(dir, keep, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    mount = std::make_unique<Mount>("mount -t tmpfs -o size=" + size + " tmpfs '" + dir.string() + "'", dir.string());
+    if (mount->ok) fs::copy(keep, dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  }
+  bool ok() const { return mount->ok; }
+};
+
+// Files a move across file systems writes before renaming into place: none may stay.
+int part_files(const fs::path& dir) {
+  int n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().filename().string().ends_with(".cudnnctl-part")) ++n;
+  return n;
+}
 } // namespace
 
-TEST_CASE("a library folder on another or a read-only file system is refused before extracting", "[cli][install][mounts]") {
+TEST_CASE("lib64 and include on other file systems (tmpfs): installed by copy, receipted, uninstalled exactly", "[cli][install][mounts]") {
+  Setup s;
+  const fs::path root = s.root;
+  put(root / "include/cudnn_version.h", "an older header");  // replaced: its backup crosses file systems too
+  const auto lib = root / "targets/x86_64-linux/lib";
+  TmpfsOver lib_fs(lib, s.tmp.path() / "keep-lib", "8m");
+  if (!lib_fs.ok()) CUDNNCTL_SKIP("cannot mount a tmpfs here (needs root)");
+  TmpfsOver include_fs(root / "include", s.tmp.path() / "keep-include", "8m");
+  REQUIRE(include_fs.ok());
+  const auto before = snapshot(root);
+
+  const auto r = s.install(s.root);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.err, !Catch::Contains("cross-device"));
+  // placed as the archive has them: regular files with their mode, links as links (the chain kept)
+  CHECK(fs::is_regular_file(fs::symlink_status(lib / "libcudnn.so.9.1.0")));
+  CHECK((fs::status(lib / "libcudnn.so.9.1.0").permissions() & fs::perms::owner_exec) != fs::perms::none);
+  CHECK(fs::read_symlink(lib / "libcudnn.so.9") == "libcudnn.so.9.1.0");
+  CHECK(fs::read_symlink(lib / "libcudnn.so") == "libcudnn.so.9");
+  CHECK(part_files(lib) == 0);
+  CHECK(part_files(root / "include") == 0);
+  // the receipt lists every file with the hash it has in the toolkit, and the replaced header's backup
+  const auto receipt = nlohmann::json::parse(slurp(root / ".cudnnctl/receipt.json"));
+  int files = 0;
+  for (const auto& f : receipt.at("files")) {
+    INFO(f.dump());
+    const auto p = root / f.at("path").get<std::string>();
+    if (f.at("kind") == "symlink") {
+      CHECK(fs::read_symlink(p).string() == f.at("link_target").get<std::string>());
+    } else {
+      CHECK(*sha256_file(p.string()) == f.at("sha256").get<std::string>());
+      ++files;
+    }
+  }
+  CHECK(files >= 3);
+  REQUIRE(receipt.at("replaced").size() == 1);
+  CHECK(slurp(root / receipt.at("replaced")[0].at("backup").get<std::string>()) == "an older header");
+  const auto again = s.install(s.root);  // the same archive again: every file matches its receipt
+  CHECK(again.code == 0);
+  CHECK_THAT(again.out + again.err, Catch::Contains("already installed"));
+
+  const auto u = run({"uninstall", "--cuda-path", s.root});
+  INFO(u.err);
+  CHECK(u.code == 0);
+  CHECK(snapshot(root) == before);
+  CHECK_FALSE(fs::exists(root / ".cudnnctl"));
+
+  // killed inside a move across file systems (the copy in place, its source not yet removed): the next
+  // run rolls back to the old toolkit
+  const std::string cmd = std::string(CUDNNCTL_BINARY) + " install '" + s.archive + "' --sha256 " + s.hash + " --cuda-path '" + s.root + "' --no-path";
+  for (int n = 1; n <= 4; ++n) {
+    INFO("killed in copy " << n);
+    CHECK(std::system(("CUDNNCTL_FAULT_KILL_IN_COPY=" + std::to_string(n) + " " + cmd + " > /dev/null 2>&1").c_str()) != 0);
+    CHECK(fs::exists(root / ".cudnnctl/journal.json"));
+    const auto next = run({"uninstall", "--cuda-path", s.root});
+    INFO(next.err);
+    CHECK(next.code == 0);
+    CHECK_THAT(next.out + next.err, Catch::Contains("rolled back"));
+    CHECK(snapshot(root) == before);
+    CHECK(part_files(lib) == 0);
+    CHECK_FALSE(fs::exists(root / ".cudnnctl"));
+  }
+}
+
+TEST_CASE("a library folder too small for cuDNN: No space left on device, the toolkit unchanged", "[cli][install][mounts]") {
+  Setup s;
+  const fs::path root = s.root;
+  const auto lib = root / "targets/x86_64-linux/lib";
+  TmpfsOver small(lib, s.tmp.path() / "keep-lib", "16k");  // holds libcudart, not a 30 kB cuDNN library
+  if (!small.ok()) CUDNNCTL_SKIP("cannot mount a tmpfs here (needs root)");
+  const auto before = snapshot(root);
+  const auto r = s.install(s.root);
+  CHECK(r.code == 8);
+  CHECK_THAT(r.err, Catch::Contains("No space left on device") && Catch::Contains("rolled back"));
+  CHECK(snapshot(root) == before);
+  CHECK(part_files(lib) == 0);
+  CHECK_FALSE(fs::exists(root / ".cudnnctl"));
+}
+
+TEST_CASE("a read-only include folder is named as read-only before extracting, not as a failed move", "[cli][install][mounts]") {
   Setup s;
   const fs::path root = s.root;
   const auto before = snapshot(s.root);
-  const auto lib = (root / "targets/x86_64-linux/lib").string();
-  {
-    Mount tmpfs("mount -t tmpfs -o size=8m tmpfs '" + lib + "'", lib);
-    if (!tmpfs.ok) CUDNNCTL_SKIP("cannot mount a tmpfs here (needs root)");
-    const auto r = s.install(s.root);
-    CHECK(r.code == 8);
-    CHECK_THAT(r.err, Catch::Contains("another file system") && !Catch::Contains("cross-device"));
-    CHECK_FALSE(fs::exists(root / ".cudnnctl"));
-  }
   const auto include = (root / "include").string();
   {
     Mount bind("mount --bind '" + include + "' '" + include + "'", include);
@@ -326,7 +418,7 @@ TEST_CASE("a library folder on another or a read-only file system is refused bef
     ro.ok = false;  // one umount removes the bind mount
     const auto r = s.install(s.root);
     CHECK(r.code == 8);
-    CHECK_THAT(r.err, Catch::Contains("read-only file system"));
+    CHECK_THAT(r.err, Catch::Contains("read-only file system") && !Catch::Contains("cross-device"));
     CHECK_FALSE(fs::exists(root / ".cudnnctl"));
   }
   CHECK(snapshot(s.root) == before);

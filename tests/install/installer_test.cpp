@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "../archive/test_archives.hpp"
 #include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/install/transaction.hpp"
@@ -283,4 +285,79 @@ TEST_CASE("a killed install is rolled back or finished by the next run", "[insta
     fs::remove_all(state);
     REQUIRE(snapshot(lin) == before);
   }
+}
+
+TEST_CASE("moves across file systems (every move a copy): modes and links kept, every fault rolled back", "[installer][cross_fs]") {
+  TempDir tmp;
+  auto copying = make_real_fs(true);  // every move as if its target were on another file system
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  put(lin / "targets/x86_64-linux/lib/libcudnn_cnn_infer.so.8", "cuDNN 8 leftover");
+  put(lin / "include/cudnn_version.h", "an older header");
+  fs::permissions(lin / "include/cudnn_version.h", fs::perms::owner_read | fs::perms::group_read);  // 0440, kept in the backup
+  const auto a = archive(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  const auto before = snapshot(lin);
+
+  FaultyFs counting(*copying, std::nullopt, Fault::no_space);
+  const auto done = install_archive(request(a, lin), counting);
+  REQUIRE(done);
+  const auto lib = lin / "targets/x86_64-linux/lib";
+  CHECK(fs::read_symlink(lib / "libcudnn.so.9") == "libcudnn.so.9.1.0");
+  CHECK((fs::status(lib / "libcudnn.so.9.1.0").permissions() & fs::perms::owner_exec) != fs::perms::none);
+  const auto backup = lin / done->receipt->backup_dir;
+  CHECK((fs::status(backup / "include/cudnn_version.h").permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::group_read));
+  const auto after = snapshot(lin);
+  const int changes = counting.changes();
+  REQUIRE(uninstall_cudnn(*read_toolkit(lin.string(), "t"), *copying));
+  REQUIRE(snapshot(lin) == before);
+  CHECK((fs::status(lin / "include/cudnn_version.h").permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::group_read));
+
+  for (const auto fault : {Fault::no_space, Fault::access_denied}) {
+    for (int n = 1; n <= changes; ++n) {
+      INFO("fault " << static_cast<int>(fault) << " at change " << n);
+      FaultyFs faulty(*copying, n, fault);
+      const auto r = install_archive(request(a, lin), faulty);
+      REQUIRE(faulty.fired());
+      REQUIRE(recover(*copying, (lin / ".cudnnctl").string()));
+      if (r) {
+        CHECK(snapshot(lin) == after);
+        REQUIRE(uninstall_cudnn(*read_toolkit(lin.string(), "t"), *copying));
+      }
+      REQUIRE(snapshot(lin) == before);
+      fs::remove_all(lin / ".cudnnctl");
+    }
+  }
+}
+
+TEST_CASE("a crash inside a move across file systems is rolled back by the next run", "[installer][cross_fs]") {
+  TempDir tmp;
+  auto real = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  const auto root = lin.string();
+  const auto state = root + "/.cudnnctl";
+  put(lin / "include/cudnn_version.h", "old header");
+  const auto before = snapshot(lin);
+  const std::string staging = state + "/staging-x", backup = state + "/backup-x";
+  put(staging + "/cudnn_version.h", "new header");
+  put(staging + "/libcudnn.so.9", "new library");
+  // the state a kill leaves: the original moved to the backup; the new header copied into place but its
+  // staged source not yet removed; the library's copy half written beside its target
+  fs::create_directories(backup + "/include");
+  fs::rename(root + "/include/cudnn_version.h", backup + "/include/cudnn_version.h");
+  fs::copy_file(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
+  put(lin / "lib64/libcudnn.so.9.cudnnctl-part", "new lib");
+  const std::string journal = nlohmann::json{
+      {"schema_version", 1}, {"id", "x"}, {"description", "install test"}, {"phase", "applying"},
+      {"moves", {{{"from", root + "/include/cudnn_version.h"}, {"to", backup + "/include/cudnn_version.h"}},
+                 {{"from", staging + "/cudnn_version.h"}, {"to", root + "/include/cudnn_version.h"}},
+                 {{"from", staging + "/libcudnn.so.9"}, {"to", root + "/lib64/libcudnn.so.9"}}}},
+      {"remove_on_commit", {staging}}, {"remove_on_rollback", {staging, backup}}}.dump();
+  put(journal_path(state), journal);
+
+  const auto r = recover(*real, state);
+  INFO((r ? *r : r.error().message));
+  REQUIRE(r);
+  CHECK_THAT(*r, Catch::Contains("rolled back"));
+  CHECK(snapshot(lin) == before);
+  CHECK_FALSE(fs::exists(journal_path(state)));
+  CHECK_FALSE(fs::exists(staging));
 }

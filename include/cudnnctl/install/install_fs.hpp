@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
@@ -18,7 +19,12 @@ public:
   virtual ~InstallFs() = default;
   virtual FsEntry entry(const std::string& path) const = 0;
   virtual Result<void> make_dirs(const std::string& path) = 0;
-  /// Atomic rename (same file system); replaces nothing: the target must not exist.
+  /// Moves a file or link; replaces nothing: the target must not exist. On one file system this is one
+  /// atomic rename. Across file systems (EXDEV: a lib64 or include mounted elsewhere) the real one
+  /// copies it beside the target (`<to>.cudnnctl-part`, mode and time kept, a link re-created as a
+  /// link), flushes it, renames it into place and only then removes the source: at every moment the
+  /// target is missing or complete, and a crash between the last two steps leaves the same content at
+  /// both ends (which the transaction's roll-back recognizes).
   virtual Result<void> rename(const std::string& from, const std::string& to) = 0;
   /// Writes a file through a temporary and a rename, so readers see old or new, never half.
   virtual Result<void> write_atomic(const std::string& path, const std::string& content) = 0;
@@ -34,8 +40,13 @@ public:
   virtual Result<void> flush(const std::string& path) = 0;
 };
 
-/// The real file system.
-std::unique_ptr<InstallFs> make_real_fs();
+/// The name a move across file systems writes its copy under, beside the target, before renaming it
+/// into place. One left by a crash is removed by the roll-back.
+inline constexpr std::string_view cross_fs_part_suffix = ".cudnnctl-part";
+
+/// The real file system. `always_copy` (tests): every move is done the way a move across file systems
+/// is, as if every target were on another one.
+std::unique_ptr<InstallFs> make_real_fs(bool always_copy = false);
 
 enum class Fault { no_space, access_denied, rename_failed };
 

@@ -1,7 +1,9 @@
 #pragma once
 // A crash-safe transaction made of renames. The journal (in the toolkit's state folder) lists every
-// move before the first one happens; each move is atomic, so after a crash the journal and the tree
-// tell which moves ran. Before the commit point (the journal rewritten as "committed") recovery undoes
+// move before the first one happens; each move is atomic (one across file systems is a copy renamed
+// into place, then the source removed: a crash between those leaves the same content at both ends,
+// which recovery undoes by dropping the copy), so after a crash the journal and the tree tell which
+// moves ran. Before the commit point (the journal rewritten as "committed") recovery undoes
 // them in reverse; after it, recovery only finishes the clean-up. The tree is fully old or fully new.
 #include <optional>
 #include <string>
