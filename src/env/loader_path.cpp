@@ -69,7 +69,7 @@ std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
   static const std::regex dll_re(R"(^cudnn64_\d+\.dll$)", std::regex::icase);
   std::error_code ec;
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(folder, ec)) names.push_back(utf8_of(e.path().filename()));
+  for (const auto& e : fs::directory_iterator(path_from_utf8(folder), ec)) names.push_back(utf8_of(e.path().filename()));
   std::sort(names.begin(), names.end());
   for (const auto& n : names)
     if (std::regex_match(n, t.os == Os::windows ? dll_re : so_re)) return n;

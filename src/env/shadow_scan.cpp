@@ -108,7 +108,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     seen.push_back(key);
     std::error_code ec;
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(sd.where(), ec)) names.push_back(utf8_of(e.path().filename()));
+    for (const auto& e : fs::directory_iterator(path_from_utf8(sd.where()), ec)) names.push_back(utf8_of(e.path().filename()));
     std::sort(names.begin(), names.end());
     for (const auto& n : names) {
       const auto file = classify_cudnn_file(n, os);

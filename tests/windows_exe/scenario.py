@@ -199,11 +199,15 @@ def scenario(label, toolkit_win, zip_win, zip_sha, extra=()):
     if OTHERS:
         rc, out, err = cudnnctl("path", "--cuda-path", toolkit_win, "--apply", "--scope", "user")
         check(rc == 0, f"{label}: path --apply --scope user rc 0 {err[-300:]}")
-        check(bin_win.lower() in user_path().lower(), f"{label}: HKCU\\Environment PATH holds {bin_win}")
-        rc, out, _ = wine("cmd", "/c", "echo %PATH%")
-        check(bin_win.lower() in out.lower(), f"{label}: a new wine process sees {bin_win} on PATH")
+        if bin_win.isascii():  # reg.exe and cmd print in the console code page, not UTF-8
+            check(bin_win.lower() in user_path().lower(), f"{label}: HKCU\\Environment PATH holds {bin_win}")
+            rc, out, _ = wine("cmd", "/c", "echo %PATH%")
+            check(bin_win.lower() in out.lower(), f"{label}: a new wine process sees {bin_win} on PATH")
         rc, j, _ = cudnnctl_json("path", "--cuda-path", toolkit_win)
-        copies = (j or {}).get("search", {}).get("copies", []) if j else []
+        order = (j or {}).get("shadow_scan", {}).get("order", []) if j else []
+        check(any(o.get("via") == "PATH" and o.get("dir", "").lower() == bin_win.lower() for o in order),
+              f"{label}: a new cudnnctl process has {bin_win} on its PATH (from HKCU\\Environment)")
+        copies = (j or {}).get("shadow_scan", {}).get("copies", []) if j else []
         check(any(c.get("dir", "").lower() == bin_win.lower() and c.get("version", "").startswith("9.1.0") for c in copies),
               f"{label}: path (new process) finds cuDNN 9.1.0 in {bin_win} on the search order: {copies}")
 
@@ -254,7 +258,7 @@ check(os.path.isdir(DRIVE_C), "wine prefix exists")
 
 rc, out, _ = cudnnctl("--version")
 check(rc == 0 and "windows-x86_64" in out, f"cudnnctl.exe --version: {out.strip()}")
-rc, out, err = cudnnctl("verify", "/no/such/archive.zip")
+rc, out, err = cudnnctl("verify", "/no/such/cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz")
 check("archive is required" not in err and "does not exist" in (out + err), f"/x is a path, not a Windows-style option: {err.strip()[:200]}")
 
 for d in ("dl", "我的 cuDNN"):
@@ -273,7 +277,7 @@ if os.environ.get("CUDNNCTL_WINDOWS_EXE_ASCII_ONLY") != "1":
         check(rc == 0, f"non-ascii: verify {NA_ZIP} rc 0 {err[-300:]}")
         out_win = "C:\\我的 cuDNN\\解压"
         rc, out, err = cudnnctl("extract", NA_ZIP, "--to", out_win, "--sha256", zip_sha)
-        got = os.path.join(unix(out_win), "bin", "cudnn64_9.dll")
+        got = os.path.join(unix(out_win), ARCHIVE, "bin", "cudnn64_9.dll")
         check(rc == 0 and os.path.isfile(got), f"non-ascii: extract --to {out_win} rc {rc} {err[-300:]}")
 
     scenario("non-ascii", "C:\\Users\\张三\\cuda\\v12.4", NA_ZIP, zip_sha, extra=(verify_extract,))
