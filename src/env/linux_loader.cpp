@@ -6,8 +6,8 @@
 
 namespace cudnnctl {
 
-std::map<std::string, std::string> parse_ld_cache(const std::string& text) {
-  std::map<std::string, std::string> out;
+std::vector<std::pair<std::string, std::string>> parse_ld_cache_entries(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -15,8 +15,14 @@ std::map<std::string, std::string> parse_ld_cache(const std::string& text) {
     if (arrow == std::string::npos) continue;
     auto name = line.substr(0, line.find(" ("));
     name.erase(0, name.find_first_not_of(" \t"));
-    out.emplace(name, line.substr(arrow + 3));
+    out.emplace_back(name, line.substr(arrow + 3));
   }
+  return out;
+}
+
+std::map<std::string, std::string> parse_ld_cache(const std::string& text) {
+  std::map<std::string, std::string> out;
+  for (auto& [name, path] : parse_ld_cache_entries(text)) out.emplace(std::move(name), std::move(path));  // first wins
   return out;
 }
 

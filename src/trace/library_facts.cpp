@@ -1,5 +1,7 @@
 #include "cudnnctl/trace/library_facts.hpp"
 
+#include "cudnnctl/env/linux_loader.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -82,15 +84,7 @@ struct LdCache {
     auto text = platform::run_capture({"ldconfig", "-p"});
     if (!text) text = platform::run_capture({"/sbin/ldconfig", "-p"});
     if (!text) return;
-    std::istringstream in(*text);
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto arrow = line.find("=> ");
-      if (arrow == std::string::npos) continue;
-      auto name = line.substr(0, line.find(" ("));
-      name.erase(0, name.find_first_not_of(" \t"));
-      by_name.emplace(name, line.substr(arrow + 3));
-    }
+    for (auto& [name, path] : parse_ld_cache_entries(*text)) by_name.emplace(std::move(name), std::move(path));
   }
 };
 

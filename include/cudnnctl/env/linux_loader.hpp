@@ -13,6 +13,8 @@
 namespace cudnnctl {
 
 /// `ldconfig -p` text -> library name -> path; the first entry of a name wins, as in the loader's lookup.
+/// Every entry of `ldconfig -p` output as (name, path), in cache order, duplicates kept.
+std::vector<std::pair<std::string, std::string>> parse_ld_cache_entries(const std::string& text);
 std::map<std::string, std::string> parse_ld_cache(const std::string& text);
 
 /// A RUNPATH (or RPATH) value -> its folders, $ORIGIN and ${ORIGIN} replaced by `origin`; empty entries dropped.
