@@ -230,9 +230,11 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
                       fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e->name, e->size),
                       "download the archive again from NVIDIA", path);
         if (auto ok = out->write(block, size); !ok) return Unexpected<Error>(ok.error());
+        if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
         if (member_hash) member_hash->update(block, size);
         if (options.on_bytes) options.on_bytes(size);
       }
+      if (options.start_writeback) out->start_writeback();
       if (auto ok = out->close(); !ok) return Unexpected<Error>(ok.error());
       if (member_hash) result.member_sha256[e->name] = member_hash->finish();
       result.bytes_written += got;

@@ -23,6 +23,10 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
     return Unexpected<Error>(judged.error());
   }
 
+  // the hash and the workers read the file separately: refuse if it changed in between (see below)
+  auto stamp = platform::file_stamp(path);
+  if (!stamp) return Unexpected<Error>(stamp.error());
+
   std::atomic<bool> cancel{false};
   Result<std::string> hash = Unexpected<Error>(Error{});
   std::thread hasher([&] {
@@ -44,6 +48,12 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   if (!hash) {
     platform::remove_tree(staging_dir);
     return Unexpected<Error>(hash.error());
+  }
+  // the bytes hashed are the bytes inflated only if nobody wrote to or replaced the file meanwhile
+  if (auto now = platform::file_stamp(path); !now || !(*now == *stamp)) {
+    platform::remove_tree(staging_dir);
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}' changed while it was being read (another program wrote to it or replaced it)", path),
+                "nothing was installed or extracted: wait until the download or copy is done, then run the command again", path);
   }
   auto judged = judge_hash(path, *size, *hash, expected, allow_unverified);
   if (!judged) {

@@ -390,11 +390,13 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
                               fmt::format("refused '{}': the entry '{}' inflates past its declared size of {} bytes", path, e.name, e.size),
                               "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path});
         if (auto ok = out->write(buf.data(), static_cast<std::size_t>(n)); !ok) return record(ok.error());
+        if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
         if (member_hash) member_hash->update(buf.data(), static_cast<std::size_t>(n));
         written.fetch_add(static_cast<std::uint64_t>(n));
         if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
         if (failed.load()) break;
       }
+      if (options.start_writeback) out->start_writeback();
       if (auto ok = out->close(); !ok) return record(ok.error());
       if (member_hash) {
         auto digest = member_hash->finish();

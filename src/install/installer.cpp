@@ -279,6 +279,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   eo.policy.max_total_size = size_cap(req.catalog_size);
   eo.policy.archive_bytes = archive_bytes(req.archive_path);
   eo.hash_members = true;
+  eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
   eo.on_bytes = req.on_bytes;
   auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
   if (!extracted) return drop_staging(extracted.error());

@@ -27,6 +27,8 @@ struct ExtractOptions {
   std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
   bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
+  bool start_writeback = false;                          // the caller fsyncs the files later: start their writeback
+  std::uint64_t writeback_step = std::uint64_t{8} << 20; // every this many bytes, so the disk works meanwhile
   InflaterKind inflater = InflaterKind::best;            // zip's deflated members (tests run each engine)
 };
 

@@ -29,7 +29,10 @@ Result<NewFile> NewFile::create(const std::string& path, std::uint32_t) {
   return NewFile(path, reinterpret_cast<std::intptr_t>(h));
 }
 
-NewFile::NewFile(NewFile&& other) noexcept : m_path(std::move(other.m_path)), m_handle(other.m_handle) { other.m_handle = -1; }
+NewFile::NewFile(NewFile&& other) noexcept
+    : m_path(std::move(other.m_path)), m_handle(other.m_handle), m_written(other.m_written), m_submitted(other.m_submitted) {
+  other.m_handle = -1;
+}
 
 NewFile::~NewFile() {
   if (m_handle != -1) CloseHandle(reinterpret_cast<HANDLE>(m_handle));
@@ -43,9 +46,14 @@ Result<void> NewFile::write(const void* data, std::size_t n) {
     if (!WriteFile(reinterpret_cast<HANDLE>(m_handle), p, chunk, &written, nullptr)) return io_error("cannot write", m_path, GetLastError());
     p += written;
     n -= written;
+    m_written += written;
   }
   return {};
 }
+
+// Windows has no "start writing, do not wait" call for one file (FlushFileBuffers waits): the later
+// flush_to_disk does all of it.
+void NewFile::start_writeback() { m_submitted = m_written; }
 
 Result<void> NewFile::close() {
   const auto h = reinterpret_cast<HANDLE>(m_handle);
@@ -116,6 +124,21 @@ Result<void> make_symlink(const std::string& target, const std::string& path) {
   if (!CreateSymbolicLinkW(win::long_path(path).c_str(), t.c_str(), SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE))
     return io_error("cannot create the symbolic link", path, GetLastError());
   return {};
+}
+
+Result<FileStamp> file_stamp(const std::string& path) {
+  HANDLE h = CreateFileW(win::long_path(path).c_str(), FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return io_error("cannot read", path, GetLastError());
+  BY_HANDLE_FILE_INFORMATION info{};
+  const bool ok = GetFileInformationByHandle(h, &info);
+  const DWORD e = GetLastError();
+  CloseHandle(h);
+  if (!ok) return io_error("cannot read", path, e);
+  const auto u64 = [](DWORD hi, DWORD lo) { return (static_cast<std::uint64_t>(hi) << 32) | lo; };
+  // Windows keeps no change time a program cannot set: the file id and the volume stand in for it
+  return FileStamp{u64(info.nFileSizeHigh, info.nFileSizeLow), u64(info.ftLastWriteTime.dwHighDateTime, info.ftLastWriteTime.dwLowDateTime),
+                   info.dwVolumeSerialNumber, u64(info.nFileIndexHigh, info.nFileIndexLow)};
 }
 
 Result<std::uint64_t> file_size(const std::string& path) {

@@ -1,0 +1,71 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+
+#include "cudnnctl/archive/verified_extract.hpp"
+#include "test_archives.hpp"
+
+using namespace cudnnctl;
+using cudnnctl::testing::TempDir;
+using cudnnctl::testing::test_archive;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
+
+ExtractOptions options_for(const std::string& top) {
+  ExtractOptions o;
+  o.policy.archive = "test";
+  o.policy.expected_top = top;
+  o.threads = 2;
+  return o;
+}
+} // namespace
+
+TEST_CASE("verified extraction: an archive written to while it is read is refused, staging dropped", "[verified_extract]") {
+  TempDir tmp;
+  const auto zip = (tmp.path() / (W91 + ".zip")).string();
+  fs::copy_file(test_archive("odd/methods.zip"), zip);
+  const auto staging = (tmp.path() / "staging").string();
+
+  SECTION("unchanged: extracted, with the hash of the bytes read") {
+    fs::create_directories(staging);
+    const auto r = verify_and_extract(zip, ArchiveFormat::zip, {}, true, staging, options_for(W91), {});
+    INFO((r ? std::string() : r.error().message));
+    REQUIRE(r);
+    CHECK(fs::exists(fs::path(staging) / W91 / "bin" / "big.dll"));
+  }
+  SECTION("a byte appended while the members inflate") {
+    fs::create_directories(staging);
+    auto options = options_for(W91);
+    std::atomic<bool> appended{false};  // on_bytes runs on every worker thread
+    options.on_bytes = [&](std::uint64_t) {
+      if (appended.exchange(true)) return;
+      std::ofstream(zip, std::ios::binary | std::ios::app) << 'x';
+    };
+    const auto r = verify_and_extract(zip, ArchiveFormat::zip, {}, true, staging, options, {});
+    REQUIRE(appended.load());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ErrorCode::archive_corrupt);
+    CHECK_THAT(r.error().message, Catch::Contains("changed while it was being read"));
+    CHECK_THAT(r.error().hint, Catch::Contains("nothing was installed"));
+    CHECK_FALSE(fs::exists(staging));
+  }
+  SECTION("replaced by another file of the same size while it is read") {
+    fs::create_directories(staging);
+    auto options = options_for(W91);
+    std::atomic<bool> replaced{false};
+    options.on_bytes = [&](std::uint64_t) {
+      if (replaced.exchange(true)) return;
+      const auto other = zip + ".new";
+      fs::copy_file(zip, other);
+      fs::rename(other, zip);
+    };
+    const auto r = verify_and_extract(zip, ArchiveFormat::zip, {}, true, staging, options, {});
+    REQUIRE(replaced.load());
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.error().message, Catch::Contains("changed while it was being read"));
+  }
+}
