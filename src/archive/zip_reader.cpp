@@ -19,6 +19,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/files.hpp"
+#include "zip_open.hpp"
 
 namespace cudnnctl {
 
@@ -34,148 +35,7 @@ constexpr std::uint32_t k_unix_file = 0100000;
 constexpr std::size_t k_zip_in_buffer = std::size_t{256} << 10;
 constexpr std::size_t k_zip_out_buffer = std::size_t{256} << 10;
 
-struct ZipCloser {
-  void operator()(zip_t* z) const { zip_discard(z); }
-};
-using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
-
-std::string zip_error_text(int code) {
-  zip_error_t err;
-  zip_error_init_with_code(&err, code);
-  std::string s = zip_error_strerror(&err);
-  zip_error_fini(&err);
-  return s;
-}
-
-// A libzip source over one file with a 1 MiB read-ahead buffer: libzip's own file source asks for a
-// few KiB at a time, which costs a seek and a read system call per request. Large reads (a member's
-// compressed bytes) bypass the buffer.
-class BufferedSource {
-  static constexpr zip_uint64_t k_direct_read = 64 << 10;
-
-public:
-  static zip_source_t* create(platform::ReadOnlyFile file, zip_error_t* error) {
-    auto* self = new BufferedSource(std::move(file));
-    zip_source_t* src = zip_source_function_create(&BufferedSource::callback, self, error);
-    if (!src) delete self;
-    return src;
-  }
-
-private:
-  explicit BufferedSource(platform::ReadOnlyFile file) : m_file(std::move(file)), m_buffer(1 << 20) { zip_error_init(&m_error); }
-  ~BufferedSource() { zip_error_fini(&m_error); }
-
-  static zip_int64_t callback(void* state, void* data, zip_uint64_t len, zip_source_cmd_t cmd) {
-    auto* s = static_cast<BufferedSource*>(state);
-    switch (cmd) {
-    case ZIP_SOURCE_OPEN: s->m_pos = 0; return 0;
-    case ZIP_SOURCE_READ: return s->read(static_cast<char*>(data), len);
-    case ZIP_SOURCE_CLOSE: return 0;
-    case ZIP_SOURCE_STAT: {
-      auto* st = static_cast<zip_stat_t*>(data);
-      zip_stat_init(st);
-      st->size = s->m_file.size();
-      st->valid |= ZIP_STAT_SIZE;
-      return sizeof(zip_stat_t);
-    }
-    case ZIP_SOURCE_ERROR: return zip_error_to_data(&s->m_error, data, len);
-    case ZIP_SOURCE_FREE: delete s; return 0;
-    case ZIP_SOURCE_SEEK: {
-      const zip_int64_t to = zip_source_seek_compute_offset(s->m_pos, s->m_file.size(), data, len, &s->m_error);
-      if (to < 0) return -1;
-      s->m_pos = static_cast<std::uint64_t>(to);
-      return 0;
-    }
-    case ZIP_SOURCE_TELL: return static_cast<zip_int64_t>(s->m_pos);
-    case ZIP_SOURCE_SUPPORTS:
-      return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT, ZIP_SOURCE_ERROR,
-                                            ZIP_SOURCE_FREE, ZIP_SOURCE_SEEK, ZIP_SOURCE_TELL, ZIP_SOURCE_SUPPORTS, -1);
-    default: zip_error_set(&s->m_error, ZIP_ER_OPNOTSUPP, 0); return -1;
-    }
-  }
-
-  zip_int64_t read(char* out, zip_uint64_t len) {
-    zip_uint64_t done = 0;
-    while (done < len && m_pos < m_file.size()) {
-      if ((m_pos < m_buf_start || m_pos >= m_buf_start + m_buf_len) && len - done >= k_direct_read) {
-        // a member's compressed bytes: straight into the caller's memory, no copy through the buffer
-        const auto n = m_file.read_at(m_pos, out + done, len - done);
-        if (n < 0) {
-          zip_error_set(&m_error, ZIP_ER_READ, errno);
-          return -1;
-        }
-        if (n == 0) break;
-        done += static_cast<zip_uint64_t>(n);
-        m_pos += static_cast<std::uint64_t>(n);
-        continue;
-      }
-      if (m_pos < m_buf_start || m_pos >= m_buf_start + m_buf_len) {
-        const auto n = m_file.read_at(m_pos, m_buffer.data(), m_buffer.size());
-        if (n < 0) {
-          zip_error_set(&m_error, ZIP_ER_READ, errno);
-          return -1;
-        }
-        if (n == 0) break;
-        m_buf_start = m_pos;
-        m_buf_len = static_cast<std::uint64_t>(n);
-      }
-      const auto off = m_pos - m_buf_start;
-      const auto take = std::min<zip_uint64_t>(len - done, m_buf_len - off);
-      std::memcpy(out + done, m_buffer.data() + off, take);
-      done += take;
-      m_pos += take;
-    }
-    return static_cast<zip_int64_t>(done);
-  }
-
-  platform::ReadOnlyFile m_file;
-  std::vector<char> m_buffer;
-  std::uint64_t m_pos = 0, m_buf_start = 0, m_buf_len = 0;
-  zip_error_t m_error;
-};
-
-Result<ZipPtr> open_zip(const std::string& path) {
-  int code = 0;
-  auto file = platform::ReadOnlyFile::open(path);
-  if (!file) return Unexpected<Error>(file.error());
-  zip_error_t error;
-  zip_error_init(&error);
-  zip_source_t* src = BufferedSource::create(std::move(*file), &error);
-  zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
-  code = zip_error_code_zip(&error);
-  zip_error_fini(&error);
-  if (z) return ZipPtr(z);
-  if (src) zip_source_free(src);
-  const auto size = platform::file_size(path);
-  if (code == ZIP_ER_NOZIP)
-    return fail(ErrorCode::archive_corrupt,
-                fmt::format("'{}' is a truncated zip: its end-of-central-directory record is missing ({} bytes on disk)", path,
-                            size ? *size : 0),
-                "the download was cut off: download the archive again (the catalog size shows how long it must be)", path);
-  if (code == ZIP_ER_INCONS)
-    return fail(ErrorCode::archive_corrupt,
-                fmt::format("'{}' is an inconsistent zip: its central directory does not match its contents", path),
-                "download the archive again from NVIDIA", path);
-  if (code == ZIP_ER_OPEN || code == ZIP_ER_READ || code == ZIP_ER_NOENT)
-    return fail(code == ZIP_ER_NOENT ? ErrorCode::file_not_found : ErrorCode::io,
-                fmt::format("cannot read '{}': {}", path, zip_error_text(code)), "check the path and its permissions", path);
-  return fail(ErrorCode::archive_corrupt, fmt::format("'{}' cannot be opened as a zip: {}", path, zip_error_text(code)),
-              "download the archive again from NVIDIA", path);
-}
-
-Result<std::string> read_small_member(zip_t* z, zip_uint64_t index, std::uint64_t size, const std::string& path, const std::string& name) {
-  if (size > 4096)
-    return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the link '{}' has a {}-byte target", path, name, size),
-                "download the archive again from NVIDIA", path);
-  zip_file_t* f = zip_fopen_index(z, index, 0);
-  if (!f) return fail(ErrorCode::archive_corrupt, fmt::format("'{}': cannot read the entry '{}'", path, name), "", path);
-  std::string out(size, '\0');
-  const auto n = zip_fread(f, out.data(), size);
-  zip_fclose(f);
-  if (n < 0 || static_cast<std::uint64_t>(n) != size)
-    return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the entry '{}' is damaged", path, name), "download the archive again", path);
-  return out;
-}
+using namespace zip_detail;
 
 // One member's bytes. Deflated members (every member of NVIDIA's archives) are read raw from libzip
 // (ZIP_FL_COMPRESSED) and inflated here by the Inflater (ISA-L where the build has it, else zlib), whose
@@ -316,104 +176,126 @@ Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& opti
   return listing;
 }
 
-Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
-  auto listing = list_zip(path, options.read);
-  if (!listing) return Unexpected<Error>(listing.error());
-  if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
+namespace {
 
-  // folders first (every parent of every member), then files in parallel, then links
+// Every folder a member lives in (and every folder entry), created before any member is written.
+Result<void> make_member_folders(const ArchiveListing& listing, const std::string& staging_dir) {
   std::vector<std::string> dirs;
-  std::vector<const ArchiveEntry*> files;
-  for (const auto& e : listing->entries) {
+  for (const auto& e : listing.entries) {
     const auto slash = e.name.rfind('/');
     if (e.type == EntryType::directory) dirs.push_back(e.name);
     else if (slash != std::string::npos) dirs.push_back(e.name.substr(0, slash));
-    if (e.type == EntryType::file) files.push_back(&e);
   }
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
   for (const auto& d : dirs)
-    if (auto ok = platform::make_directories(staging_dir + "/" + d); !ok) return Unexpected<Error>(ok.error());
+    if (auto ok = platform::make_directories(staging_dir + "/" + d); !ok) return ok;
+  return {};
+}
 
-  // largest first: the biggest member bounds the wall time, so it must start at once
+// The files, largest first: the biggest member bounds the wall time, so it must start at once.
+std::vector<const ArchiveEntry*> files_largest_first(const ArchiveListing& listing) {
+  std::vector<const ArchiveEntry*> files;
+  for (const auto& e : listing.entries)
+    if (e.type == EntryType::file) files.push_back(&e);
   std::sort(files.begin(), files.end(), [](const ArchiveEntry* a, const ArchiveEntry* b) { return a->size > b->size; });
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(files.size(), 1)));
+  return files;
+}
 
+// What the workers share: the next member to take, the first error, the bytes written, the hashes.
+struct ZipJobs {
+  std::vector<const ArchiveEntry*> files;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> written{0};
-  std::mutex error_mutex;
-  std::mutex hash_mutex;
+  std::mutex mutex;
   std::map<std::string, std::string> hashes;
   Error first_error;
-  auto record = [&](Error e) {
-    std::lock_guard lock(error_mutex);
-    if (!failed.exchange(true)) first_error = std::move(e);
-  };
 
-  auto worker = [&] {
-    auto zip = open_zip(path);
-    if (!zip) return record(zip.error());
-    std::vector<char> buf(k_zip_out_buffer);
-    for (;;) {
-      if (failed.load() || (options.cancel && options.cancel->load())) return;
-      const std::size_t i = next.fetch_add(1);
-      if (i >= files.size()) return;
-      const ArchiveEntry& e = *files[i];
-      MemberReader member(zip->get(), e, options.inflater);
-      if (!member.is_open()) {
-        const int code = zip_get_error(zip->get())->zip_err;
-        return record(Error{ErrorCode::archive_corrupt,
-                            fmt::format("'{}': cannot open the entry '{}': {}", path, e.name, zip_error_text(code)),
-                            "download the archive again from NVIDIA", path});
-      }
-      auto out = platform::NewFile::create(staging_dir + "/" + e.name, e.mode);
-      if (!out) return record(out.error());
-      std::uint64_t got = 0;
-      std::optional<Sha256> member_hash;
-      if (options.hash_members) member_hash.emplace();
-      for (;;) {
-        const std::int64_t n = member.read(buf.data(), buf.size());
-        if (n < 0) {
-          const auto& why = member.failure();
-          return record(Error{ErrorCode::archive_corrupt,
-                              why.crc ? fmt::format("'{}': the entry '{}' fails its CRC check after {} of {} bytes", path, e.name, got, e.size)
-                                      : fmt::format("'{}': the entry '{}' cannot be inflated after {} of {} bytes ({} compressed): {}", path,
-                                                    e.name, got, e.size, e.compressed_size, why.why),
-                              "the archive is damaged: download it again from NVIDIA", path});
-        }
-        if (n == 0) break;
-        got += static_cast<std::uint64_t>(n);
-        if (got > e.size)
-          return record(Error{ErrorCode::archive_too_large,
-                              fmt::format("refused '{}': the entry '{}' inflates past its declared size of {} bytes", path, e.name, e.size),
-                              "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path});
-        if (auto ok = out->write(buf.data(), static_cast<std::size_t>(n)); !ok) return record(ok.error());
-        if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
-        if (member_hash) member_hash->update(buf.data(), static_cast<std::size_t>(n));
-        written.fetch_add(static_cast<std::uint64_t>(n));
-        if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
-        if (failed.load()) break;
-      }
-      if (options.start_writeback) out->start_writeback();
-      if (auto ok = out->close(); !ok) return record(ok.error());
-      if (member_hash) {
-        auto digest = member_hash->finish();
-        std::lock_guard lock(hash_mutex);
-        hashes[e.name] = std::move(digest);
-      }
-      if (got != e.size && !failed.load())
-        return record(Error{ErrorCode::archive_corrupt,
-                            fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
-                            "the archive is damaged: download it again from NVIDIA", path});
-    }
-  };
+  void record(Error e) {
+    std::lock_guard lock(mutex);
+    if (!failed.exchange(true)) first_error = std::move(e);
+  }
+};
+
+Error member_error(const std::string& path, const ArchiveEntry& e, std::uint64_t got, const MemberReader::Failure& why) {
+  return Error{ErrorCode::archive_corrupt,
+               why.crc ? fmt::format("'{}': the entry '{}' fails its CRC check after {} of {} bytes", path, e.name, got, e.size)
+                       : fmt::format("'{}': the entry '{}' cannot be inflated after {} of {} bytes ({} compressed): {}", path, e.name, got,
+                                     e.size, e.compressed_size, why.why),
+               "the archive is damaged: download it again from NVIDIA", path};
+}
+
+// One member into its file below staging (with its SHA-256 when asked). Stops early when another worker failed.
+Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& path, const std::string& staging_dir,
+                            const ExtractOptions& options, std::vector<char>& buf, ZipJobs& jobs) {
+  MemberReader member(z, e, options.inflater);
+  if (!member.is_open())
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}': cannot open the entry '{}': {}", path, e.name, zip_error_text(zip_get_error(z)->zip_err)),
+                "download the archive again from NVIDIA", path);
+  auto out = platform::NewFile::create(staging_dir + "/" + e.name, e.mode);
+  if (!out) return Unexpected<Error>(out.error());
+  std::uint64_t got = 0;
+  std::optional<Sha256> hash;
+  if (options.hash_members) hash.emplace();
+  for (;;) {
+    const std::int64_t n = member.read(buf.data(), buf.size());
+    if (n < 0) return Unexpected<Error>(member_error(path, e, got, member.failure()));
+    if (n == 0) break;
+    got += static_cast<std::uint64_t>(n);
+    if (got > e.size)
+      return fail(ErrorCode::archive_too_large, fmt::format("refused '{}': the entry '{}' inflates past its declared size of {} bytes", path, e.name, e.size),
+                  "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path);
+    if (auto ok = out->write(buf.data(), static_cast<std::size_t>(n)); !ok) return ok;
+    if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
+    if (hash) hash->update(buf.data(), static_cast<std::size_t>(n));
+    jobs.written.fetch_add(static_cast<std::uint64_t>(n));
+    if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
+    if (jobs.failed.load()) return {};
+  }
+  if (options.start_writeback) out->start_writeback();
+  if (auto ok = out->close(); !ok) return ok;
+  if (got != e.size)
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
+                "the archive is damaged: download it again from NVIDIA", path);
+  if (hash) {
+    auto digest = hash->finish();
+    std::lock_guard lock(jobs.mutex);
+    jobs.hashes[e.name] = std::move(digest);
+  }
+  return {};
+}
+
+// A worker: its own libzip handle, members taken one at a time until none are left or one failed.
+void zip_worker(const std::string& path, const std::string& staging_dir, const ExtractOptions& options, ZipJobs& jobs) {
+  auto zip = open_zip(path);
+  if (!zip) return jobs.record(zip.error());
+  std::vector<char> buf(k_zip_out_buffer);
+  for (;;) {
+    if (jobs.failed.load() || (options.cancel && options.cancel->load())) return;
+    const std::size_t i = jobs.next.fetch_add(1);
+    if (i >= jobs.files.size()) return;
+    if (auto ok = extract_member(zip->get(), *jobs.files[i], path, staging_dir, options, buf, jobs); !ok) return jobs.record(ok.error());
+  }
+}
+
+} // namespace
+
+Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
+  auto listing = list_zip(path, options.read);
+  if (!listing) return Unexpected<Error>(listing.error());
+  if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
+  // folders first, then files in parallel, then links
+  if (auto ok = make_member_folders(*listing, staging_dir); !ok) return Unexpected<Error>(ok.error());
+  ZipJobs jobs;
+  jobs.files = files_largest_first(*listing);
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.files.size(), 1)));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&] { zip_worker(path, staging_dir, options, jobs); });
+  zip_worker(path, staging_dir, options, jobs);
   for (auto& t : pool) t.join();
-  if (failed.load()) return Unexpected<Error>(first_error);
+  if (jobs.failed.load()) return Unexpected<Error>(jobs.first_error);
   if (options.cancel && options.cancel->load())
     return fail(ErrorCode::internal, fmt::format("extraction of '{}' was cancelled", path), "", path);
 
@@ -421,9 +303,9 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   for (const auto& e : listing->entries)
     if (e.type == EntryType::symlink)
       if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
-  result.files = files.size();
-  result.bytes_written = written.load();
-  result.member_sha256 = std::move(hashes);
+  result.files = jobs.files.size();
+  result.bytes_written = jobs.written.load();
+  result.member_sha256 = std::move(jobs.hashes);
   result.listing = std::move(*listing);
   return result;
 }

@@ -12,6 +12,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/install/content_check.hpp"
+#include "cudnnctl/install/placement.hpp"
 #include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/files.hpp"
@@ -186,98 +187,136 @@ Result<InstallOutcome> repair_install(const InstallRequest& req, const Toolkit& 
   return out;
 }
 
+SafetyPolicy policy_for(const InstallRequest& req) {
+  SafetyPolicy policy;
+  policy.archive = req.archive_path;
+  policy.expected_top = req.name.top_folder();
+  policy.max_total_size = size_cap(req.catalog_size);
+  policy.archive_bytes = archive_bytes(req.archive_path);
+  return policy;
+}
+
+// The plan for this toolkit, each step knowing whether it replaces a file already there.
+Result<InstallPlan> plan_for(const InstallRequest& req, const Toolkit& tk, const ArchiveListing& listing, const InstallFs& fs) {
+  auto plan = make_install_plan({listing, req.name, tk, req.support, existing_cudnn_files(tk, fs), req.force});
+  if (!plan) return plan;
+  for (auto& s : plan->steps)
+    if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
+  return plan;
+}
+
+// Writes nothing: the hash is checked first, the plan comes from the listing.
+Result<InstallOutcome> dry_run_install(const InstallRequest& req, const Toolkit& tk, const InstallFs& fs) {
+  log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
+  if (auto judged = verify_file(req); !judged) return Unexpected<Error>(judged.error());
+  ReadOptions ro;
+  ro.name_encoding = req.name_encoding;
+  log::Phase plan_phase("plan (from the listing)");
+  auto listing = list_archive(req.archive_path, req.name.format, ro);
+  if (!listing) return Unexpected<Error>(listing.error());
+  if (auto ok = check_listing(*listing, policy_for(req)); !ok) return Unexpected<Error>(ok.error());
+  auto plan = plan_for(req, tk, *listing, fs);
+  if (!plan) return Unexpected<Error>(plan.error());
+  InstallOutcome out;
+  out.dry_run = true;
+  out.plan = std::move(*plan);
+  out.warnings = out.plan.warnings;
+  out.summary = fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size());
+  return out;
+}
+
+// The same archive is installed already: intact (nothing to do: `out` is the answer), or with some files
+// differing from the receipt (returned: those to re-place).
+struct SameArchive {
+  bool intact = false;
+  std::vector<std::string> repair;
+};
+Result<SameArchive> compare_with_installed(const InstallRequest& req, const Toolkit& tk, const std::optional<Receipt>& previous,
+                                           const InstallFs& fs, InstallOutcome& out) {
+  if (!previous || previous->canonical_name != req.name.canonical) return SameArchive{};
+  auto judged = verify_file(req);
+  if (!judged) return Unexpected<Error>(judged.error());
+  if (judged->sha256 != previous->sha256) return SameArchive{};
+  const auto problems = check_receipt(*previous, tk.root, fs);
+  log::info("install: {} is already installed (same SHA-256); {} files differ from the receipt", req.name.canonical, problems.size());
+  if (problems.empty()) {
+    out.changed = false;
+    out.receipt = previous;
+    out.summary = fmt::format("{} is already installed in {}; all {} files match the receipt", req.name.canonical, tk.root, previous->files.size());
+    return SameArchive{true, {}};
+  }
+  for (const auto& p : problems) out.warnings.push_back("repairing: " + p);
+  return SameArchive{false, differing_files(*previous, tk.root, fs)};
+}
+
+// Removes the state folder at the end of a run that created it and left nothing in it.
+struct StateCleanup {
+  const std::string& state;
+  InstallFs& fs;
+  bool armed;
+  ~StateCleanup() {
+    if (armed) drop_empty_state(state, fs);
+  }
+};
+
+// The receipt goes into staging first and moves in last; an earlier receipt is kept with the backups
+// (uninstall restores it).
+Result<void> add_receipt_moves(Placement& placed, const Toolkit& tk, const std::string& staging, InstallFs& fs) {
+  const auto state = state_dir_of(tk);
+  const std::string new_receipt = staging + "/receipt.json";
+  if (auto ok = fs.write_atomic(new_receipt, receipt_to_json(placed.receipt)); !ok) return ok;
+  const auto backup = tk.root + "/" + placed.backup_relative;
+  if (fs.entry(receipt_path(state)) != FsEntry::missing) placed.journal.moves.push_back({receipt_path(state), backup + "/.cudnnctl/receipt.json"});
+  placed.journal.moves.push_back({new_receipt, receipt_path(state)});
+  return {};
+}
+
+InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPlan plan, Placement placed, InstallOutcome out) {
+  out.changed = true;
+  out.plan = std::move(plan);
+  out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
+  out.receipt = std::move(placed.receipt);
+  const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
+  out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
+                            tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale),
+                            placed.backup_relative, stale);
+  return out;
+}
+
 } // namespace
 
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
-  InstallOutcome out;
   const Toolkit tk = resolved(req.toolkit);
-  const auto state = state_dir_of(tk);
   if (auto ok = check_archive_readable(req.archive_path); !ok) return Unexpected<Error>(ok.error());
-
-  if (req.dry_run) {
-    // writes nothing: the plan comes from the listing, the hash is checked first
-    log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
-    auto judged = verify_file(req);
-    if (!judged) return Unexpected<Error>(judged.error());
-    ReadOptions ro;
-    ro.name_encoding = req.name_encoding;
-    log::Phase plan_phase("plan (from the listing)");
-    auto listing = list_archive(req.archive_path, req.name.format, ro);
-    if (!listing) return Unexpected<Error>(listing.error());
-    SafetyPolicy policy;
-    policy.archive = req.archive_path;
-    policy.expected_top = req.name.top_folder();
-    policy.max_total_size = size_cap(req.catalog_size);
-    policy.archive_bytes = archive_bytes(req.archive_path);
-    if (auto ok = check_listing(*listing, policy); !ok) return Unexpected<Error>(ok.error());
-    const auto existing = existing_cudnn_files(tk, fs);
-    auto plan = make_install_plan({*listing, req.name, tk, req.support, existing, req.force});
-    if (!plan) return Unexpected<Error>(plan.error());
-    for (auto& s : plan->steps)
-      if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
-    out.dry_run = true;
-    out.plan = std::move(*plan);
-    out.warnings = out.plan.warnings;
-    out.summary = fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size());
-    return out;
-  }
-
+  if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
   if (auto ok = check_compatibility(req.name, tk, req.support, req.force); !ok) return Unexpected<Error>(ok.error());
+  const auto state = state_dir_of(tk);
   const bool state_existed = fs.entry(state) != FsEntry::missing;
   auto locked = lock_and_recover(tk, fs);
   if (!locked) return Unexpected<Error>(locked.error());
+  InstallOutcome out;
   out.recovered = locked->recovered;
   if (!out.recovered.empty()) log::info("install: {}", out.recovered);
-  struct StateCleanup {
-    const std::string& state;
-    InstallFs& fs;
-    bool armed;
-    ~StateCleanup() {
-      if (armed) drop_empty_state(state, fs);
-    }
-  } cleanup{state, fs, !state_existed};
+  StateCleanup cleanup{state, fs, !state_existed};
 
-  // Same archive already installed and intact: nothing to do. Some files differ: re-place only those.
-  auto read = read_receipt(state, fs);
-  if (!read) return Unexpected<Error>(read.error());
-  const auto& previous = *read;
-  std::vector<std::string> repair;
-  if (previous && previous->canonical_name == req.name.canonical) {
-    auto judged = verify_file(req);
-    if (!judged) return Unexpected<Error>(judged.error());
-    if (judged->sha256 == previous->sha256) {
-      const auto problems = check_receipt(*previous, tk.root, fs);
-      log::info("install: {} is already installed (same SHA-256); {} files differ from the receipt", req.name.canonical, problems.size());
-      if (problems.empty()) {
-        out.changed = false;
-        out.receipt = previous;
-        out.summary = fmt::format("{} is already installed in {}; all {} files match the receipt", req.name.canonical, tk.root,
-                                  previous->files.size());
-        return out;
-      }
-      for (const auto& p : problems) out.warnings.push_back("repairing: " + p);
-      repair = differing_files(*previous, tk.root, fs);
-    }
-  }
+  auto previous = read_receipt(state, fs);
+  if (!previous) return Unexpected<Error>(previous.error());
+  auto same = compare_with_installed(req, tk, *previous, fs, out);
+  if (!same) return Unexpected<Error>(same.error());
+  if (same->intact) return out;
 
   if (auto ok = check_destinations(tk); !ok) return Unexpected<Error>(ok.error());
   const std::string id = platform::unique_id();
   const std::string staging = state + "/staging-" + id;
-  const std::string backup_rel = ".cudnnctl/backup-" + id;
-  const std::string backup = tk.root + "/" + backup_rel;
   if (auto ok = fs.make_dirs(staging); !ok) return Unexpected<Error>(ok.error());
   auto drop_staging = [&](Error e) -> Result<InstallOutcome> {
     (void)fs.remove_tree(staging);
     return Unexpected<Error>(std::move(e));
   };
-
   ExtractOptions eo;
   eo.read.name_encoding = req.name_encoding;
-  eo.policy.archive = req.archive_path;
-  eo.policy.expected_top = req.name.top_folder();
-  eo.policy.max_total_size = size_cap(req.catalog_size);
-  eo.policy.archive_bytes = archive_bytes(req.archive_path);
+  eo.policy = policy_for(req);
   eo.hash_members = true;
   eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
   eo.on_bytes = req.on_bytes;
@@ -287,71 +326,20 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 
   log::Phase plan_phase("plan");
   if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
-  const auto existing = existing_cudnn_files(tk, fs);
-  auto plan = make_install_plan({listing, req.name, tk, req.support, existing, req.force});
+  auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
-  for (auto& s : plan->steps)
-    if (s.kind != StepKind::remove_stale && fs.entry(tk.root + "/" + s.target) != FsEntry::missing) s.replaces = true;
-  if (!repair.empty()) return repair_install(req, tk, *previous, repair, std::move(*plan), staging, id, fs, std::move(out));
+  if (!same->repair.empty()) return repair_install(req, tk, **previous, same->repair, std::move(*plan), staging, id, fs, std::move(out));
 
-  Receipt receipt;
-  receipt.id = id;
-  receipt.archive = std::string(base_name(req.archive_path));
-  receipt.canonical_name = req.name.canonical;
-  receipt.sha256 = extracted->verify.sha256;
-  receipt.verified_by = extracted->verify.matched ? extracted->verify.matched->origin : "unverified (--allow-unverified)";
-  receipt.version = req.name.version.to_string();
-  receipt.cuda_variant = req.name.cuda_variant;
-  receipt.platform = req.name.platform;
-  receipt.toolkit_version = tk.version;
-  receipt.installed_at = platform::utc_now();
-  receipt.backup_dir = backup_rel;
-
-  Journal j;
-  j.id = id;
-  j.description = fmt::format("install {} into {}", req.name.canonical, tk.root);
-  for (const auto& s : plan->steps) {
-    const auto target = tk.root + "/" + s.target;
-    if (s.kind == StepKind::remove_stale || s.replaces) {
-      j.moves.push_back({target, backup + "/" + s.target});
-      receipt.replaced.push_back({s.target, backup_rel + "/" + s.target});
-    }
-    if (s.kind == StepKind::remove_stale) continue;
-    j.moves.push_back({staging + "/" + s.source, target});
-    ReceiptFile f;
-    f.path = s.target;
-    f.size = s.size;
-    if (s.kind == StepKind::make_symlink) {
-      f.kind = "symlink";
-      f.link_target = s.link_target;
-    } else {
-      f.kind = "file";
-      const auto h = extracted->extract.member_sha256.find(s.source);
-      f.sha256 = h == extracted->extract.member_sha256.end() ? std::string() : h->second;
-    }
-    receipt.files.push_back(std::move(f));
-  }
-  // the receipt itself moves in last; an earlier receipt is kept with the backups (uninstall restores it)
-  const std::string new_receipt = staging + "/receipt.json";
-  if (auto ok = fs.write_atomic(new_receipt, receipt_to_json(receipt)); !ok) return drop_staging(ok.error());
-  if (fs.entry(receipt_path(state)) != FsEntry::missing) j.moves.push_back({receipt_path(state), backup + "/.cudnnctl/receipt.json"});
-  j.moves.push_back({new_receipt, receipt_path(state)});
-  j.remove_on_commit = {staging};
-  j.remove_on_rollback = {staging, backup};
-
+  const auto& verified = extracted->verify;
+  auto placed = make_placement({*plan, req.name, tk, id, staging, std::string(base_name(req.archive_path)), verified.sha256,
+                                verified.matched ? verified.matched->origin : "unverified (--allow-unverified)", platform::utc_now(),
+                                extracted->extract.member_sha256});
+  if (auto ok = add_receipt_moves(placed, tk, staging, fs); !ok) return drop_staging(ok.error());
   plan_phase.end();
-  log::info("install: {} steps, {} moves in the journal; staging {}", plan->steps.size(), j.moves.size(), staging);
-  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  log::info("install: {} steps, {} moves in the journal; staging {}", plan->steps.size(), placed.journal.moves.size(), staging);
+  if (auto ok = run_transaction(fs, state, placed.journal); !ok) return Unexpected<Error>(ok.error());
   cleanup.armed = false;
-  out.changed = true;
-  out.plan = std::move(*plan);
-  out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
-  out.receipt = std::move(receipt);
-  const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
-  out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
-                            tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale),
-                            backup_rel, stale);
-  return out;
+  return installed(req, tk, std::move(*plan), std::move(placed), std::move(out));
 }
 
 Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
