@@ -61,6 +61,92 @@ std::string loader_advice(const Toolkit& t, const PathReport& r) {
 }
 } // namespace
 
+namespace {
+// `install 9.1.0`: a version instead of a file fetches the archive for the toolkit first.
+Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
+  static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
+  std::error_code ec;
+  if (std::filesystem::exists(opts.archive.archive, ec) || !std::regex_match(opts.archive.archive, version_re)) return {};
+  std::string why;
+  auto tk = select_toolkit(opts.cuda_path, std::nullopt, why);
+  if (!tk) return Unexpected<Error>(tk.error());
+  FetchRequest fr;
+  fr.version = opts.archive.archive;
+  fr.platform = host_platform_name(tk->os);
+  fr.cuda = tk->major();
+  fr.mirror = opts.mirror;
+  fr.cache_dir = opts.cache;
+  auto fetched = fetch_for(fr, catalogs, io);
+  if (!fetched) return Unexpected<Error>(fetched.error());
+  io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
+  opts.archive.archive = fetched->path;
+  return {};
+}
+
+InstallRequest install_request(const PreparedArchive& p, const Toolkit& toolkit, const Catalog& catalog, const InstallCommandOptions& opts) {
+  InstallRequest req;
+  req.archive_path = p.path;
+  req.name = *p.name;
+  req.expected = p.expected;
+  req.allow_unverified = opts.archive.allow_unverified;
+  req.toolkit = toolkit;
+  for (const auto* row : catalog.support_for(p.name->version.release_label(), p.name->cuda_variant)) req.support.push_back(*row);
+  req.force = opts.force;
+  req.dry_run = opts.dry_run;
+  req.name_encoding = opts.name_encoding;
+  req.catalog_size = p.catalog_size;
+  return req;
+}
+
+// The PATH/loader step: shown (and, on GitHub Actions, written for later steps) unless --no-path.
+struct PathStep {
+  std::optional<PathReport> report;
+  std::vector<std::string> github;
+};
+Result<PathStep> path_step(const Toolkit& toolkit, Io& io) {
+  platform::ProcessEnvironment env;
+  PathStep step;
+  step.report = make_path_report(toolkit, env, "/", "");
+  if (!step.report->plan.list_problem.empty())
+    io.warn(step.report->plan.list_problem + ": no LD_LIBRARY_PATH or GitHub Actions lines are given for it");
+  auto written = apply_github_update(env, step.report->plan.github);
+  if (!written) return Unexpected<Error>(written.error());
+  step.github = *written;
+  return step;
+}
+
+void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::string& reason, const PathStep& path, Io& io) {
+  const auto receipt_file = native_utf8(path_from_utf8(receipt_path(state_dir_of(toolkit))));
+  if (io.json) {
+    nlohmann::json j{{"ok", true},
+                     {"changed", o.changed},
+                     {"dry_run", o.dry_run},
+                     {"summary", o.summary},
+                     {"toolkit", {{"root", toolkit.root}, {"version", toolkit.version}, {"found_by", toolkit.found_by}, {"reason", reason}}},
+                     {"plan", plan_json(o.plan)},
+                     {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
+                     {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(receipt_file)},
+                     {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
+                     {"path", path.report ? path_report_json(*path.report) : nlohmann::json(nullptr)},
+                     {"github", path.github},
+                     {"warnings", io.warnings}};
+    io.out << json_text(j) << "\n";
+    return;
+  }
+  io.out << o.summary << "\n";
+  io.out << fmt::format("  toolkit  {}\n", reason);
+  if (o.dry_run) {
+    for (const auto& s : o.plan.steps)
+      io.out << fmt::format("  {:<12} {}{}{}\n", to_string(s.kind), s.source.empty() ? "" : s.source + " -> ", s.target,
+                            s.replaces ? " (replaces; original kept)" : "");
+  } else if (o.receipt) {
+    io.out << fmt::format("  sha256   {} ({})\n  receipt  {}\n", o.receipt->sha256, o.receipt->verified_by, receipt_file);
+  }
+  if (path.report) io.out << loader_advice(toolkit, *path.report);
+  for (const auto& g : path.github) io.out << "  github   " << g << "\n";
+}
+} // namespace
+
 CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<InstallCommandOptions>();
   add_archive_options(sub, opts->archive, shared_io);
@@ -73,27 +159,10 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
-    // a version instead of a file: fetch the archive for the toolkit first
-    static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
-    std::error_code ec;
-    if (!std::filesystem::exists(opts->archive.archive, ec) && std::regex_match(opts->archive.archive, version_re)) {
-      std::string why;
-      auto tk = select_toolkit(opts->cuda_path, std::nullopt, why);
-      if (!tk) return Unexpected<Error>(tk.error());
-      FetchRequest fr;
-      fr.version = opts->archive.archive;
-      fr.platform = host_platform_name(tk->os);
-      fr.cuda = tk->major();
-      fr.mirror = opts->mirror;
-      fr.cache_dir = opts->cache;
-      auto fetched = fetch_for(fr, catalogs, io);
-      if (!fetched) return Unexpected<Error>(fetched.error());
-      io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
-      opts->archive.archive = fetched->path;
-    }
+    if (auto ok = fetch_when_a_version(*opts, catalogs, io); !ok) return Unexpected<Error>(ok.error());
     auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
-    auto& p = *prepared;
+    const auto& p = *prepared;
     if (!p.name)
       return fail(ErrorCode::name_malformed, fmt::format("'{}' is not named like an NVIDIA cuDNN archive", p.path),
                   "install needs NVIDIA's archive name: it says which version, platform and layout to expect", p.path);
@@ -102,18 +171,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     if (!toolkit) return Unexpected<Error>(toolkit.error());
     auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
-
-    InstallRequest req;
-    req.archive_path = p.path;
-    req.name = *p.name;
-    req.expected = p.expected;
-    req.allow_unverified = opts->archive.allow_unverified;
-    req.toolkit = *toolkit;
-    for (const auto* row : (*catalog)->support_for(p.name->version.release_label(), p.name->cuda_variant)) req.support.push_back(*row);
-    req.force = opts->force;
-    req.dry_run = opts->dry_run;
-    req.name_encoding = opts->name_encoding;
-    req.catalog_size = p.catalog_size;
+    auto req = install_request(p, *toolkit, **catalog, *opts);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
     {
@@ -122,49 +180,15 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
       outcome = install_archive(req, *fs);
     }
     if (!outcome) return Unexpected<Error>(outcome.error());
-    const auto& o = *outcome;
-    if (!o.recovered.empty()) io.warn(o.recovered);
-    // the PATH/loader step: shown (and, on GitHub Actions, written for later steps) unless --no-path
-    std::optional<PathReport> path;
-    std::vector<std::string> github;
-    if (!opts->no_path && !o.dry_run) {
-      platform::ProcessEnvironment env;
-      path = make_path_report(*toolkit, env, "/", "");
-      if (!path->plan.list_problem.empty())
-        io.warn(path->plan.list_problem + ": no LD_LIBRARY_PATH or GitHub Actions lines are given for it");
-      auto written = apply_github_update(env, path->plan.github);
-      if (!written) return Unexpected<Error>(written.error());
-      github = *written;
+    if (!outcome->recovered.empty()) io.warn(outcome->recovered);
+    PathStep path;
+    if (!opts->no_path && !outcome->dry_run) {
+      auto step = path_step(*toolkit, io);
+      if (!step) return Unexpected<Error>(step.error());
+      path = std::move(*step);
     }
-    for (const auto& w : o.warnings) io.warn(w);
-    if (io.json) {
-      nlohmann::json j{{"ok", true},
-                       {"changed", o.changed},
-                       {"dry_run", o.dry_run},
-                       {"summary", o.summary},
-                       {"toolkit", {{"root", toolkit->root}, {"version", toolkit->version}, {"found_by", toolkit->found_by}, {"reason", reason}}},
-                       {"plan", plan_json(o.plan)},
-                       {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
-                       {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(native_utf8(path_from_utf8(receipt_path(state_dir_of(*toolkit)))))},
-                       {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
-                       {"path", path ? path_report_json(*path) : nlohmann::json(nullptr)},
-                       {"github", github},
-                       {"warnings", io.warnings}};
-      io.out << json_text(j) << "\n";
-      return ExitCode::ok;
-    }
-    io.out << o.summary << "\n";
-    io.out << fmt::format("  toolkit  {}\n", reason);
-    if (o.dry_run) {
-      for (const auto& s : o.plan.steps)
-        io.out << fmt::format("  {:<12} {}{}{}\n", to_string(s.kind), s.source.empty() ? "" : s.source + " -> ", s.target,
-                              s.replaces ? " (replaces; original kept)" : "");
-    } else if (o.receipt) {
-      io.out << fmt::format("  sha256   {} ({})\n  receipt  {}\n", o.receipt->sha256, o.receipt->verified_by,
-                            native_utf8(path_from_utf8(receipt_path(state_dir_of(*toolkit)))));
-    }
-    if (path) io.out << loader_advice(*toolkit, *path);
-    for (const auto& g : github) io.out << "  github   " << g << "\n";
+    for (const auto& w : outcome->warnings) io.warn(w);
+    render_install(*outcome, *toolkit, reason, path, io);
     return ExitCode::ok;
   };
 }
