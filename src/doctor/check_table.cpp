@@ -19,14 +19,18 @@ const std::vector<CheckSpec>& check_table() {
       {"files.receipt", 2, need_receipt, &check_files_receipt},
       {"files.search_path", 2, need_search_path, &check_files_search_path},
       {"files.frameworks", 2, need_frameworks, &check_files_frameworks},
+      {"files.cudnn_path", 2, need_search_path | need_stack, &check_files_cudnn_path},
       {"loader.skipped", 3, need_toolkit, &check_loader_skipped},
       {"loader.needed", 3, need_linkage, &check_loader_needed},
       {"loader.runtime_deps", 3, need_linkage, &check_loader_runtime_deps},
       {"loader.load", 3, need_probe, &check_loader_load},
+      {"stack.cuda_major", 3, need_stack, &check_stack_cuda_major},
       {"driver.stubs_on_path", 4, need_driver_files, &check_driver_stubs_on_path},
       {"driver.library", 4, need_probe | need_driver_files, &check_driver_library},
       {"driver.version", 4, need_probe | need_driver_files, &check_driver_version},
       {"device.arch", 4, need_probe, &check_device},
+      {"driver.compat", 4, need_stack, &check_driver_compat},
+      {"driver.wsl", 4, need_stack, &check_driver_wsl},
       {"workload.conv", 5, need_probe | need_workload, &check_workload},
   };
   return table;

@@ -128,6 +128,8 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (!f.offline && (needs & need_probe)) gather_probe(f, o, sys);
   if (needs & need_driver_files) gather_driver(f, env, sys);
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
+  // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
+  if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
   const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
   if (f.header)
     for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);

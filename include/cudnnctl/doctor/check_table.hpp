@@ -48,16 +48,20 @@ void check_files_versions(const DoctorFacts&, Checks&);
 void check_files_receipt(const DoctorFacts&, Checks&);
 void check_files_search_path(const DoctorFacts&, Checks&);
 void check_files_frameworks(const DoctorFacts&, Checks&);
+void check_files_cudnn_path(const DoctorFacts&, Checks&);   // checks_stack.cpp
 // layer 3: checks_loader.cpp
 void check_loader_skipped(const DoctorFacts&, Checks&);
 void check_loader_needed(const DoctorFacts&, Checks&);
 void check_loader_runtime_deps(const DoctorFacts&, Checks&);
 void check_loader_load(const DoctorFacts&, Checks&);
+void check_stack_cuda_major(const DoctorFacts&, Checks&);   // checks_stack.cpp
 // layer 4: checks_driver.cpp
 void check_driver_stubs_on_path(const DoctorFacts&, Checks&);
 void check_driver_library(const DoctorFacts&, Checks&);
 void check_driver_version(const DoctorFacts&, Checks&);
 void check_device(const DoctorFacts&, Checks&);
+void check_driver_compat(const DoctorFacts&, Checks&);      // checks_stack.cpp
+void check_driver_wsl(const DoctorFacts&, Checks&);         // checks_stack.cpp
 // layer 5: checks_workload.cpp
 void check_workload(const DoctorFacts&, Checks&);
 

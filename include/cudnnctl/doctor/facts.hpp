@@ -13,6 +13,7 @@
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
+#include "cudnnctl/env/cuda_stack.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
@@ -33,6 +34,19 @@ enum Need : unsigned {
   need_probe = 1u << 4,      // the child process that loads cuDNN and the driver
   need_workload = 1u << 5,   // the GPU workload child
   need_driver_files = 1u << 6,  // ld cache libcuda entries, the driver version file, nvcuda.dll
+  need_stack = 1u << 7,      // the whole CUDA stack a program could load (Linux toolkit of this machine)
+};
+
+/// The whole stack a program on this machine could load (gathered for a Linux toolkit, online only).
+struct StackFacts {
+  bool gathered = false;
+  std::optional<std::string> cudnn_path;   // $CUDNN_PATH
+  std::string loader_cudnn_dir;            // the folder of the libcudnn the loader takes (empty: none)
+  std::vector<std::string> same_as_loader_dir;  // folders under $CUDNN_PATH that are that folder (links resolved)
+  std::vector<StackLibrary> libraries;     // cudart, cuBLAS(Lt), NVRTC, cuDNN: toolkit, LD_LIBRARY_PATH, wheels
+  std::string libcuda;                     // the libcuda.so.1 the loader takes (real path), empty: none
+  std::string host_driver;                 // the kernel module's version, empty when unknown
+  WslFacts wsl;
 };
 
 struct ToolkitFacts {
@@ -115,6 +129,9 @@ struct DoctorFacts {
   std::string driver_version;            // "550.54.14", empty when unread
   std::vector<SupportRow> support;       // the catalog's rows for this cuDNN and CUDA major
   std::optional<Result<WorkloadResult>> workload;
+
+  // layers 2-4: the whole stack (files.cudnn_path, stack.cuda_major, driver.compat, driver.wsl)
+  StackFacts stack;
 };
 
 } // namespace cudnnctl

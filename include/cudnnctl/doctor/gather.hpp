@@ -24,5 +24,6 @@ void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSyst
 void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys);
 void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
 void gather_workload(DoctorFacts& f, DoctorSystem& sys);
+void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);  // gather_stack.cpp
 
 } // namespace cudnnctl

@@ -1,17 +1,16 @@
-#include "cudnnctl/doctor/stack_checks.hpp"
+#include "cudnnctl/doctor/gather_stack.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
-#include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
 
@@ -77,30 +76,11 @@ std::vector<fs::path> site_packages(const platform::Environment& env, const std:
   return out;
 }
 
-std::vector<std::string> ld_cache_entries(const std::string& name) {
+std::vector<std::string> ld_cache_entries(const std::string& text, const std::string& name) {
   std::vector<std::string> out;
-  auto text = platform::run_capture({"ldconfig", "-p"});
-  if (!text) return out;
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto arrow = line.find("=> ");
-    if (arrow == std::string::npos) continue;
-    auto n = line.substr(0, line.find(" ("));
-    n.erase(0, n.find_first_not_of(" \t"));
-    if (n == name) out.push_back(line.substr(arrow + 3));
-  }
+  for (const auto& [n, path] : parse_ld_cache_entries(text))
+    if (n == name) out.push_back(path);
   return out;
-}
-
-Check to_check(const StackFinding& f, const std::string& id, int layer) {
-  Check c{id, layer, f.verdict == StackVerdict::pass ? CheckStatus::pass : f.verdict == StackVerdict::warn ? CheckStatus::warn : CheckStatus::fail,
-          f.finding, {}, {}};
-  if (!f.signature.empty()) {
-    const auto& s = signature(f.signature);
-    c.cause = std::string(s.cause), c.fix = std::string(s.fix);
-  }
-  return c;
 }
 
 } // namespace
@@ -115,43 +95,55 @@ std::vector<StackLibrary> gather_cuda_stack(const StackInputs& in, const platfor
   return out;
 }
 
-std::vector<Check> stack_checks(const StackInputs& in, const platform::Environment& env) {
-  std::vector<Check> out;
+StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& env) {
+  StackFacts f;
+  f.gathered = true;
   std::error_code ec;
-  out.push_back(to_check(check_cudnn_path(env.get("CUDNN_PATH"), in.loader_cudnn_dir,
-                                          [](const std::string& a, const std::string& b) {
-                                            std::error_code e;
-                                            return fs::equivalent(a, b, e);
-                                          }),
-                         "files.cudnn_path", 2));
-  out.push_back(to_check(check_one_cuda_major(gather_cuda_stack(in, env)), "stack.cuda_major", 3));
+  f.cudnn_path = env.get("CUDNN_PATH");
+  f.loader_cudnn_dir = in.loader_cudnn_dir;
+  // which of the folders the CUDNN_PATH rule compares are the loader's (asked here, on this machine, once)
+  (void)check_cudnn_path(f.cudnn_path, f.loader_cudnn_dir, [&](const std::string& a, const std::string& b) {
+    std::error_code e;
+    const bool same = fs::equivalent(a, b, e);
+    if (same) f.same_as_loader_dir.push_back(a);
+    return same;
+  });
+  f.libraries = gather_cuda_stack(in, env);
 
   // the libcuda.so.1 the loader takes: LD_LIBRARY_PATH first, then the ld.so cache
-  std::string libcuda;
   if (auto v = env.get("LD_LIBRARY_PATH"))
     for (const auto& d : split_path_list(*v, PathFlavor::posix))
       if (!d.empty() && fs::exists(fs::path(d) / "libcuda.so.1", ec)) {
-        libcuda = (fs::path(d) / "libcuda.so.1").string();
+        f.libcuda = (fs::path(d) / "libcuda.so.1").string();
         break;
       }
-  const auto cached = ld_cache_entries("libcuda.so.1");
-  if (libcuda.empty() && !cached.empty()) libcuda = cached.front();
-  if (!libcuda.empty()) libcuda = fs::weakly_canonical(libcuda, ec).string();
+  const auto cached = ld_cache_entries(in.ld_cache_text, "libcuda.so.1");
+  if (f.libcuda.empty() && !cached.empty()) f.libcuda = cached.front();
+  if (!f.libcuda.empty()) f.libcuda = fs::weakly_canonical(f.libcuda, ec).string();
   std::smatch m;
   const auto proc = read_small(in.driver_version_file);
   static const std::regex kernel(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))");
-  const std::string host = std::regex_search(proc, m, kernel) ? m[1].str() : std::string();
-  out.push_back(to_check(check_cuda_compat(libcuda, host), "driver.compat", 4));
+  f.host_driver = std::regex_search(proc, m, kernel) ? m[1].str() : std::string();
 
-  WslFacts w;
-  w.wsl = env.get("WSL_DISTRO_NAME").has_value() || to_lower_ascii(read_small(fs::path(in.root) / "proc/version")).find("microsoft") != std::string::npos;
+  f.wsl.wsl = env.get("WSL_DISTRO_NAME").has_value() || to_lower_ascii(read_small(fs::path(in.root) / "proc/version")).find("microsoft") != std::string::npos;
   const auto wsl_dir = fs::path(in.root) / "usr/lib/wsl/lib";
-  w.lib_dir = fs::is_directory(wsl_dir, ec);
-  w.libcuda_is_copy = fs::is_regular_file(fs::symlink_status(wsl_dir / "libcuda.so.1", ec));
-  w.ld_cache_libcuda = cached;
-  w.unversioned_in_cache = !ld_cache_entries("libcuda.so").empty();
-  for (const auto& f : check_wsl(w)) out.push_back(to_check(f, "driver.wsl", 4));
-  return out;
+  f.wsl.lib_dir = fs::is_directory(wsl_dir, ec);
+  f.wsl.libcuda_is_copy = fs::is_regular_file(fs::symlink_status(wsl_dir / "libcuda.so.1", ec));
+  f.wsl.ld_cache_libcuda = cached;
+  f.wsl.unversioned_in_cache = !ld_cache_entries(in.ld_cache_text, "libcuda.so").empty();
+  return f;
+}
+
+void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  StackInputs in;
+  in.toolkit_lib_dir = f.lib_dir;
+  in.toolkit_cuda_major = static_cast<unsigned>(std::strtoul(f.tk()->major().c_str(), nullptr, 10));
+  in.driver_version_file = f.driver_version_file;
+  in.ld_cache_text = sys.ld_cache_text();
+  if (f.search)
+    for (const auto& c : f.search->copies)
+      if (c.wins) in.loader_cudnn_dir = c.dir;
+  f.stack = read_stack_facts(in, env);
 }
 
 } // namespace cudnnctl

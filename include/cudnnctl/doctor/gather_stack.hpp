@@ -1,11 +1,12 @@
 #pragma once
-// The doctor's whole-stack checks (issue 20): the facts read from this machine (the toolkit's and the
-// wheels' CUDA libraries, the ld.so cache, /proc/driver/nvidia/version, WSL2's /usr/lib/wsl/lib, CUDNN_PATH),
-// judged by the pure rules of env/cuda_stack.hpp, as doctor checks with the signature's cause and fix.
+// The facts the doctor's whole-stack checks (checks_stack.cpp) judge, read from this machine in the gather
+// phase: the toolkit's and the wheels' CUDA libraries, the ld.so cache's libcuda entries,
+// /proc/driver/nvidia/version, WSL2's /usr/lib/wsl/lib and CUDNN_PATH.
 #include <string>
 #include <vector>
 
-#include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/facts.hpp"
+#include "cudnnctl/doctor/system.hpp"
 #include "cudnnctl/env/cuda_stack.hpp"
 
 namespace cudnnctl {
@@ -16,13 +17,14 @@ struct StackInputs {
   std::string loader_cudnn_dir;    // the folder of the cuDNN the loader takes (empty: none)
   std::string driver_version_file = "/proc/driver/nvidia/version";
   std::string root = "/";          // system root (tests)
+  std::string ld_cache_text;       // `ldconfig -p`, as the doctor's system read it
 };
 
 /// The CUDA libraries a program could load here: the toolkit's, LD_LIBRARY_PATH's, and the pip wheels' of
 /// the active environment (VIRTUAL_ENV, CONDA_PREFIX) and of the user's and system's site-packages.
 std::vector<StackLibrary> gather_cuda_stack(const StackInputs& in, const platform::Environment& env);
 
-/// stack.cuda_major (layer 3), files.cudnn_path (layer 2), driver.compat and driver.wsl (layer 4).
-std::vector<Check> stack_checks(const StackInputs& in, const platform::Environment& env);
+/// Every stack fact, read once.
+StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& env);
 
 } // namespace cudnnctl
