@@ -118,6 +118,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
     if (spec.hidden) sub->group("");
     add_global_options(*sub, global);
+    if (spec.hidden) add_child_log_option(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
 
@@ -147,7 +148,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     }
     return report_error(Error{ErrorCode::usage, message, hint, {}}, io.json || json_requested(args), out, err);
   }
-  auto log_session = log::Session::start(log_level(global), global.log_file, err);
+  auto log_session = start_log(global, err);
   if (!log_session) return report_error(log_session.error(), io.json || json_requested(args), out, err);
   for (const auto& [sub, run] : runs) {
     if (!sub->parsed()) continue;

@@ -18,9 +18,18 @@ void add_global_options(CLI::App& app, GlobalOptions& options) {
       ->group("Global options");
 }
 
+void add_child_log_option(CLI::App& child_command, GlobalOptions& options) {
+  child_command.add_flag("--log-to-parent", options.log_to_parent, "")->group("");
+}
+
 log::Level log_level(const GlobalOptions& options) {
   if (options.verbosity == 0 && !options.log_file.empty()) return log::Level::debug;
   return log::level_for_verbosity(options.verbosity);
+}
+
+Result<log::Session> start_log(const GlobalOptions& options, std::ostream& err) {
+  if (options.log_to_parent && options.log_file.empty()) return log::Session::start_for_parent(log_level(options), err);
+  return log::Session::start(log_level(options), options.log_file, err);
 }
 
 } // namespace cudnnctl

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include <spdlog/logger.h>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -19,6 +20,9 @@ namespace {
 std::atomic<int> g_level{0};
 std::mutex g_mutex;                      // guards g_logger (workers may log while the main thread ends a session)
 std::shared_ptr<spdlog::logger> g_logger;
+std::string g_file;                      // the running session's log file (guarded by g_mutex)
+
+constexpr std::string_view k_relay_prefix = "cudnnctl-log:";
 
 spdlog::level::level_enum to_spdlog(Level level) {
   switch (level) {
@@ -28,6 +32,28 @@ spdlog::level::level_enum to_spdlog(Level level) {
   case Level::off: break;
   }
   return spdlog::level::off;
+}
+
+std::optional<Level> level_named(std::string_view name) {
+  if (name == "info") return Level::info;
+  if (name == "debug") return Level::debug;
+  if (name == "trace") return Level::trace;
+  return std::nullopt;
+}
+
+// the sink takes the messages from now on, until the session ends
+void install(std::shared_ptr<spdlog::sinks::sink> sink, const std::string& pattern, Level level, const std::string& file) {
+  auto logger = std::make_shared<spdlog::logger>("cudnnctl", std::move(sink));
+  logger->set_pattern(pattern);
+  logger->set_level(to_spdlog(level));
+  logger->flush_on(spdlog::level::trace);  // every line reaches the file, even if the run is killed
+  logger->set_error_handler([](const std::string&) {});  // a failing log never fails the run
+  {
+    std::lock_guard lock(g_mutex);
+    g_logger = std::move(logger);
+    g_file = file;
+  }
+  g_level.store(static_cast<int>(level), std::memory_order_relaxed);
 }
 
 } // namespace
@@ -74,16 +100,17 @@ Result<Session> Session::start(Level level, const std::string& file, std::ostrea
   } else {
     sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);
   }
-  auto logger = std::make_shared<spdlog::logger>("cudnnctl", std::move(sink));
-  logger->set_pattern(pattern);
-  logger->set_level(to_spdlog(level));
-  logger->flush_on(spdlog::level::trace);  // every line reaches the file, even if the run is killed
-  logger->set_error_handler([](const std::string&) {});  // a failing log never fails the run
-  {
-    std::lock_guard lock(g_mutex);
-    g_logger = std::move(logger);
-  }
-  g_level.store(static_cast<int>(level), std::memory_order_relaxed);
+  install(std::move(sink), pattern, level, file);
+  return active();
+}
+
+Result<Session> Session::start_for_parent(Level level, std::ostream& err) {
+  if (level == Level::off) return Session();
+  install(std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true), std::string(k_relay_prefix) + "%l:%H:%M:%S.%e %v", level, {});
+  return active();
+}
+
+Session Session::active() {
   Session s;
   s.m_active = true;
   return s;
@@ -95,6 +122,38 @@ Session::~Session() {
   std::lock_guard lock(g_mutex);
   if (g_logger) g_logger->flush();
   g_logger.reset();
+  g_file.clear();
+}
+
+Level current_level() noexcept { return static_cast<Level>(g_level.load(std::memory_order_relaxed)); }
+
+std::string current_file() {
+  std::lock_guard lock(g_mutex);
+  return g_file;
+}
+
+std::string relay_child_log(std::string_view child_stderr, std::string_view who) {
+  std::string rest;
+  while (!child_stderr.empty()) {
+    const auto eol = child_stderr.find('\n');
+    const auto line = child_stderr.substr(0, eol == std::string_view::npos ? child_stderr.size() : eol + 1);
+    child_stderr.remove_prefix(line.size());
+    // cudnnctl-log:<level>:<HH:MM:SS.mmm> <text>
+    auto body = line;
+    while (body.ends_with('\n') || body.ends_with('\r')) body.remove_suffix(1);
+    const auto level_end = body.find(':', k_relay_prefix.size());
+    const auto time_end = body.find(' ', k_relay_prefix.size());
+    const auto level = body.starts_with(k_relay_prefix) && level_end < time_end
+                           ? level_named(body.substr(k_relay_prefix.size(), level_end - k_relay_prefix.size()))
+                           : std::nullopt;
+    if (!level || time_end == std::string_view::npos) {
+      rest += line;
+      continue;
+    }
+    if (enabled(*level))
+      write(*level, fmt::format("{} [{}]: {}", who, body.substr(level_end + 1, time_end - level_end - 1), body.substr(time_end + 1)));
+  }
+  return rest;
 }
 
 Phase::Phase(std::string name) : m_name(std::move(name)), m_start(std::chrono::steady_clock::now()) {

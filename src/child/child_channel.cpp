@@ -3,6 +3,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 
 namespace cudnnctl {
@@ -24,13 +25,40 @@ std::vector<nlohmann::json> read_json_lines(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// how the parent's log names a child: "__probe" -> "probe child"
+std::string child_name(const std::vector<std::string>& argv) {
+  std::string_view command = argv.size() > 1 ? std::string_view(argv[1]) : std::string_view();
+  while (command.starts_with('_')) command.remove_prefix(1);
+  return std::string(command) + " child";
+}
+
+} // namespace
+
+std::vector<std::string> child_log_options() {
+  const auto level = log::current_level();
+  if (level == log::Level::off) return {};
+  std::vector<std::string> options(static_cast<std::size_t>(level), "-v");
+  if (auto file = log::current_file(); !file.empty()) {
+    options.push_back("--log-file");
+    options.push_back(std::move(file));
+  } else {
+    options.push_back("--log-to-parent");
+  }
+  return options;
+}
+
 Result<ChildSteps> run_child_steps(const std::vector<std::string>& argv, int timeout_ms) {
-  auto child = platform::run_child(argv, {}, timeout_ms);
+  auto with_log = argv;
+  for (auto& o : child_log_options()) with_log.push_back(std::move(o));
+  auto child = platform::run_child(with_log, {}, timeout_ms);
   if (!child) return Unexpected<Error>(child.error());
   ChildSteps r;
   r.signal = child->signal;
   r.timed_out = child->timed_out;
-  r.err = child->err.size() > 4000 ? child->err.substr(child->err.size() - 4000) : child->err;
+  const auto err = log::relay_child_log(child->err, child_name(argv));
+  r.err = err.size() > 4000 ? err.substr(err.size() - 4000) : err;
   r.steps = read_json_lines(child->out);
   return r;
 }

@@ -44,10 +44,10 @@ using CuDeviceGetAttribute = int (*)(int*, int, int);
 
 template <class F> F sym(void* lib, const char* name) { return reinterpret_cast<F>(platform::find_symbol(lib, name)); }
 
-} // namespace
-
-int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
-  ChildChannel out(stream);
+// Every sub-library by full path (a "load" step each), then the main library: its handle, or nothing
+// when it does not load.
+std::optional<void*> load_cudnn(const ProbeRequest& req, ChildChannel& out) {
+  log::Phase phase("probe: load the cuDNN libraries");
   const auto os = platform::detect_host().os;
   for (const auto& sub : discover_sub_libraries(req.lib_dir, req.major, os)) {
     auto h = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / sub));
@@ -56,75 +56,111 @@ int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
   const auto main_file = library_file_name(os, "cudnn", req.major);
   auto main = platform::load_library(utf8_of(path_from_utf8(req.lib_dir) / main_file));
   out.emit("load", {{"file", main_file}, {"loaded", main.has_value()}, {"error", main ? "" : main.error().message}, {"main", true}});
+  if (!main) return std::nullopt;
+  return *main;
+}
+
+// the version functions, then each sub-library's version check; the first call loads the
+// sub-libraries by name, so a missing one aborts the process here
+void report_versions(void* main, unsigned major, ChildChannel& out) {
+  nlohmann::json v = nlohmann::json::object();
+  if (auto f = sym<Size0>(main, "cudnnGetVersion")) v["version"] = f();
+  if (auto f = sym<Size0>(main, "cudnnGetCudartVersion")) v["cudart_version"] = f();
+  if (auto f = sym<Size0>(main, "cudnnGetMaxDeviceVersion")) v["max_device_version"] = f();
+  log::info("probe: cuDNN reports version {}", v.contains("version") ? v["version"].dump() : "(no cudnnGetVersion)");
+  out.emit("version", v);
+  nlohmann::json checks = nlohmann::json::object();
+  const std::vector<std::string> names = major >= 9
+                                             ? std::vector<std::string>{"Graph", "Ops", "Cnn", "Adv"}
+                                             : std::vector<std::string>{"OpsInfer", "OpsTrain", "CnnInfer", "CnnTrain", "AdvInfer", "AdvTrain"};
+  for (const auto& n : names)
+    if (auto f = sym<Status0>(main, fmt::format("cudnn{}VersionCheck", n).c_str())) checks[n] = f();
+  out.emit("version_checks", {{"checks", checks}});
+}
+
+// what the driver step reports (the "driver" line), and how many devices the driver counted
+struct DriverProbe {
+  nlohmann::json report;
+  int device_count = 0;
+};
+
+// each device's name and compute capability; one the driver cannot describe is reported as an error,
+// not with zeros
+void describe_devices(void* drv, DriverProbe& p) {
+  nlohmann::json devices = nlohmann::json::array();
+  auto count = sym<CuIntOut>(drv, "cuDeviceGetCount");
+  auto get = sym<CuDeviceGet>(drv, "cuDeviceGet");
+  auto name = sym<CuDeviceGetName>(drv, "cuDeviceGetName");
+  auto attr = sym<CuDeviceGetAttribute>(drv, "cuDeviceGetAttribute");
+  if (count && get && name && attr && count(&p.device_count) == 0) {
+    for (int i = 0; i < p.device_count; ++i) {
+      int dev = 0;
+      char buf[256] = {0};
+      int major = 0, minor = 0;
+      int r = get(&dev, i);
+      if (r == 0) r = name(buf, sizeof buf, dev);
+      if (r == 0) r = attr(&major, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+      if (r == 0) r = attr(&minor, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+      if (r != 0) {
+        p.report["device_error"] = fmt::format("device {}: {}", i, cu_result_name(r));
+        continue;
+      }
+      devices.push_back({{"name", buf}, {"cc_major", major}, {"cc_minor", minor}});
+    }
+  }
+  p.report["devices"] = devices;
+}
+
+// the driver step: loaded, cuInit, the driver API version and, after a good cuInit, the devices
+DriverProbe probe_driver(const Result<void*>& drv) {
+  log::Phase phase("probe: the driver");
+  DriverProbe p;
+  p.report = {{"loaded", drv.has_value()}, {"error", drv ? "" : drv.error().message}};
+  if (!drv) return p;
+  if (auto init = sym<CuInit>(*drv, "cuInit")) p.report["cu_init"] = init(0);
+  if (auto ver = sym<CuIntOut>(*drv, "cuDriverGetVersion")) {
+    int value = 0;
+    if (ver(&value) == 0) p.report["driver_api_version"] = value;
+  }
+  if (p.report.value("cu_init", -1) != 0) return p;
+  describe_devices(*drv, p);
+  log::info("probe: cuInit succeeded, {} device(s) counted", p.device_count);
+  return p;
+}
+
+// cudnnCreate (and cudnnDestroy): its status and cuDNN's last error text
+nlohmann::json create_handle(void* main) {
+  nlohmann::json c = nlohmann::json::object();
+  auto create = sym<CreateFn>(main, "cudnnCreate");
+  if (!create) return c;
+  void* handle = nullptr;
+  c["status"] = create(&handle);
+  if (auto last = sym<LastErrorFn>(main, "cudnnGetLastErrorString")) {
+    char buf[1024] = {0};
+    last(buf, sizeof buf);
+    c["last_error"] = buf;
+  }
+  if (handle)
+    if (auto destroy = sym<DestroyFn>(main, "cudnnDestroy")) destroy(handle);
+  log::info("probe: cudnnCreate returned {}", c["status"].dump());
+  return c;
+}
+
+} // namespace
+
+int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
+  ChildChannel out(stream);
+  const auto main = load_cudnn(req, out);
   if (!main) {
     out.emit("done");
     return 0;
   }
-  // the first call loads the sub-libraries by name: a missing one aborts the process here
-  nlohmann::json v = nlohmann::json::object();
-  if (auto f = sym<Size0>(*main, "cudnnGetVersion")) v["version"] = f();
-  if (auto f = sym<Size0>(*main, "cudnnGetCudartVersion")) v["cudart_version"] = f();
-  if (auto f = sym<Size0>(*main, "cudnnGetMaxDeviceVersion")) v["max_device_version"] = f();
-  out.emit("version", v);
-  nlohmann::json checks = nlohmann::json::object();
-  const std::vector<std::string> names = req.major >= 9
-                                             ? std::vector<std::string>{"Graph", "Ops", "Cnn", "Adv"}
-                                             : std::vector<std::string>{"OpsInfer", "OpsTrain", "CnnInfer", "CnnTrain", "AdvInfer", "AdvTrain"};
-  for (const auto& n : names)
-    if (auto f = sym<Status0>(*main, fmt::format("cudnn{}VersionCheck", n).c_str())) checks[n] = f();
-  out.emit("version_checks", {{"checks", checks}});
-
+  report_versions(*main, req.major, out);
   if (req.with_driver) {
-    auto drv = platform::load_library(req.driver_library);
-    nlohmann::json d{{"loaded", drv.has_value()}, {"error", drv ? "" : drv.error().message}};
-    int device_count = 0;
-    if (drv) {
-      if (auto init = sym<CuInit>(*drv, "cuInit")) d["cu_init"] = init(0);
-      if (auto ver = sym<CuIntOut>(*drv, "cuDriverGetVersion")) {
-        int value = 0;
-        if (ver(&value) == 0) d["driver_api_version"] = value;
-      }
-      if (d.value("cu_init", -1) == 0) {
-        nlohmann::json devices = nlohmann::json::array();
-        auto count = sym<CuIntOut>(*drv, "cuDeviceGetCount");
-        auto get = sym<CuDeviceGet>(*drv, "cuDeviceGet");
-        auto name = sym<CuDeviceGetName>(*drv, "cuDeviceGetName");
-        auto attr = sym<CuDeviceGetAttribute>(*drv, "cuDeviceGetAttribute");
-        if (count && get && name && attr && count(&device_count) == 0) {
-          for (int i = 0; i < device_count; ++i) {
-            int dev = 0;
-            char buf[256] = {0};
-            int major = 0, minor = 0;
-            int r = get(&dev, i);
-            if (r == 0) r = name(buf, sizeof buf, dev);
-            if (r == 0) r = attr(&major, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
-            if (r == 0) r = attr(&minor, abi::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-            if (r != 0) {  // a device the driver cannot describe is not reported with zeros
-              d["device_error"] = fmt::format("device {}: {}", i, cu_result_name(r));
-              continue;
-            }
-            devices.push_back({{"name", buf}, {"cc_major", major}, {"cc_minor", minor}});
-          }
-        }
-        d["devices"] = devices;
-      }
-    }
-    out.emit("driver", d);
-    if (drv && d.value("cu_init", -1) == 0 && device_count > 0) {
-      nlohmann::json c = nlohmann::json::object();
-      if (auto create = sym<CreateFn>(*main, "cudnnCreate")) {
-        void* handle = nullptr;
-        c["status"] = create(&handle);
-        if (auto last = sym<LastErrorFn>(*main, "cudnnGetLastErrorString")) {
-          char buf[1024] = {0};
-          last(buf, sizeof buf);
-          c["last_error"] = buf;
-        }
-        if (handle)
-          if (auto destroy = sym<DestroyFn>(*main, "cudnnDestroy")) destroy(handle);
-      }
-      out.emit("create", c);
-    }
+    const auto drv = platform::load_library(req.driver_library);
+    const auto d = probe_driver(drv);
+    out.emit("driver", d.report);
+    if (drv && d.report.value("cu_init", -1) == 0 && d.device_count > 0) out.emit("create", create_handle(*main));
   }
   out.emit("done");
   return 0;

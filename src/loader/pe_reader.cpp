@@ -20,6 +20,148 @@ struct Section {
   std::uint32_t vaddr, vsize, raw_offset, raw_size;
 };
 
+// What the tables are read through: the headers' data directories and the section table (which maps
+// an RVA to a file offset). Every failure is the reason the file is not a readable DLL.
+struct PeLayout {
+  const ReadAt& read_at;
+  std::string opt;  // the optional header
+  std::size_t dirs_at = 0, ndirs = 0;
+  std::vector<Section> sections;
+
+  // data directory `i`: its RVA and size ({0, 0} when absent)
+  std::pair<std::uint32_t, std::uint32_t> dir(std::size_t i) const {
+    if (i >= ndirs || dirs_at + i * 8 + 8 > opt.size()) return {0, 0};
+    return {static_cast<std::uint32_t>(le(opt, dirs_at + i * 8, 4)), static_cast<std::uint32_t>(le(opt, dirs_at + i * 8 + 4, 4))};
+  }
+  std::optional<std::uint64_t> to_offset(std::uint32_t rva) const {
+    for (const auto& s : sections) {
+      const auto span = std::max(s.vsize, s.raw_size);
+      if (rva >= s.vaddr && rva - s.vaddr < span && rva - s.vaddr < s.raw_size) return std::uint64_t{s.raw_offset} + (rva - s.vaddr);
+    }
+    return std::nullopt;
+  }
+  // the NUL-terminated name at `rva` (at most 259 bytes; empty is none)
+  std::optional<std::string> name_at(std::uint32_t rva) const {
+    const auto off = to_offset(rva);
+    if (!off) return std::nullopt;
+    const auto bytes = read_at(*off, 260);
+    const auto end = bytes.find('\0');
+    if (end == std::string::npos || end == 0) return std::nullopt;
+    return bytes.substr(0, end);
+  }
+};
+
+using Why = Unexpected<std::string>;
+
+// the optional header (machine, DLL flag and PE32/PE32+ into `out`) and the section table after it
+Expected<PeLayout, std::string> read_layout(const ReadAt& read_at, std::uint64_t pe_off, const std::string& hdr, PeImports& out) {
+  out.machine = static_cast<std::uint16_t>(le(hdr, 4, 2));
+  const auto sections = static_cast<std::size_t>(le(hdr, 6, 2));
+  const auto opt_size = static_cast<std::size_t>(le(hdr, 20, 2));
+  out.is_dll = (le(hdr, 22, 2) & 0x2000) != 0;
+  if (sections == 0 || sections > 96) return Why("its section count is out of range");
+  if (opt_size < 96 || opt_size > 4096) return Why("its optional header has an odd size");
+  PeLayout layout{read_at, read_at(pe_off + 24, opt_size), 0, 0, {}};
+  const auto& opt = layout.opt;
+  if (opt.size() < opt_size) return Why("the optional header is truncated");
+  const auto magic = le(opt, 0, 2);
+  if (magic != 0x20b && magic != 0x10b) return Why("unknown optional header magic");
+  out.is_pe32_plus = magic == 0x20b;
+  layout.dirs_at = out.is_pe32_plus ? 112 : 96;
+  const std::size_t ndirs_at = out.is_pe32_plus ? 108 : 92;
+  if (opt.size() < ndirs_at + 4) return Why("the data directory count is missing");
+  layout.ndirs = static_cast<std::size_t>(std::min<std::uint64_t>(le(opt, ndirs_at, 4), 16));
+  const auto table = read_at(pe_off + 24 + opt_size, sections * 40);
+  if (table.size() < sections * 40) return Why("the section table is truncated");
+  for (std::size_t i = 0; i < sections; ++i) {
+    const std::size_t b = i * 40;
+    layout.sections.push_back({static_cast<std::uint32_t>(le(table, b + 12, 4)), static_cast<std::uint32_t>(le(table, b + 8, 4)),
+                               static_cast<std::uint32_t>(le(table, b + 20, 4)), static_cast<std::uint32_t>(le(table, b + 16, 4))});
+  }
+  return layout;
+}
+
+// An import table's shape: fixed-size descriptors, the DLL name's RVA at `name_field`, ending with a
+// zero descriptor; `table` and `entry` name it in errors.
+struct ImportTable {
+  std::size_t dir;
+  std::size_t stride;
+  std::size_t name_field;
+  const char* table;
+  const char* entry;
+};
+
+// the import directory: 20-byte descriptors, Name at +12
+constexpr ImportTable k_imports{1, 20, 12, "import table", "an import"};
+// the delay-load directory: 32-byte descriptors, DllNameRVA at +4
+constexpr ImportTable k_delay_imports{13, 32, 4, "delay-load table", "a delay-load import"};
+
+Expected<std::vector<std::string>, std::string> read_import_names(const PeLayout& pe, const ImportTable& t) {
+  std::vector<std::string> names;
+  const auto rva = pe.dir(t.dir).first;
+  if (!rva) return names;
+  const auto off = pe.to_offset(rva);
+  if (!off) return Why(fmt::format("its {} is outside every section", t.table));
+  for (std::size_t i = 0; i < 4096; ++i) {
+    const auto d = pe.read_at(*off + i * t.stride, t.stride);
+    if (d.size() < t.stride) return Why(fmt::format("its {} is truncated", t.table));
+    if (d.find_first_not_of('\0') == std::string::npos) break;
+    const auto n = pe.name_at(static_cast<std::uint32_t>(le(d, t.name_field, 4)));
+    if (!n) return Why(fmt::format("{} names a DLL outside every section", t.entry));
+    names.push_back(*n);
+  }
+  return names;
+}
+
+// One level of the resource tree at `dir_off` (from the resource section's start `base`): the entry
+// with id `id` (the first entry when `id` is 0); its offset, and whether it is a directory.
+std::optional<std::pair<std::uint32_t, bool>> resource_entry(const PeLayout& pe, std::uint64_t base, std::uint64_t dir_off, std::uint32_t id) {
+  const auto h = pe.read_at(base + dir_off, 16);
+  if (h.size() < 16) return std::nullopt;
+  const auto n = std::min<std::uint64_t>(le(h, 12, 2) + le(h, 14, 2), 4096);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto e = pe.read_at(base + dir_off + 16 + i * 8, 8);
+    if (e.size() < 8) return std::nullopt;
+    const auto name = static_cast<std::uint32_t>(le(e, 0, 4));
+    const auto to = static_cast<std::uint32_t>(le(e, 4, 4));
+    if (id == 0 || (!(name & 0x80000000u) && name == id)) return std::pair{to & 0x7fffffffu, (to & 0x80000000u) != 0};
+  }
+  return std::nullopt;
+}
+
+// VS_VERSIONINFO: a header, L"VS_VERSION_INFO", padding, then VS_FIXEDFILEINFO (signature 0xFEEF04BD)
+void read_fixed_file_info(const std::string& vi, PeImports& out) {
+  for (std::size_t at4 = 0; at4 + 52 <= std::min<std::size_t>(vi.size(), 128); at4 += 4) {
+    if (le(vi, at4, 4) != 0xFEEF04BDu) continue;
+    auto dotted = [&](std::size_t ms_at) {
+      const auto ms = le(vi, ms_at, 4), ls = le(vi, ms_at + 4, 4);
+      return fmt::format("{}.{}.{}.{}", ms >> 16, ms & 0xffff, ls >> 16, ls & 0xffff);
+    };
+    out.file_version = dotted(at4 + 8);
+    out.product_version = dotted(at4 + 16);
+    return;
+  }
+}
+
+// the resource directory: type RT_VERSION (16) -> first name -> first language -> data entry; a
+// version resource that cannot be read is left out (only a misplaced table is an error)
+Expected<void, std::string> read_version(const PeLayout& pe, PeImports& out) {
+  const auto rva = pe.dir(2).first;
+  if (!rva) return {};
+  const auto base = pe.to_offset(rva);
+  if (!base) return Why("its resource table is outside every section");
+  auto at = resource_entry(pe, *base, 0, 16);
+  if (at && at->second) at = resource_entry(pe, *base, at->first, 0);
+  if (at && at->second) at = resource_entry(pe, *base, at->first, 0);
+  if (!at || at->second) return {};
+  const auto data_entry = pe.read_at(*base + at->first, 16);
+  if (data_entry.size() != 16) return {};
+  const auto data_off = pe.to_offset(static_cast<std::uint32_t>(le(data_entry, 0, 4)));
+  const auto data_size = std::min<std::uint64_t>(le(data_entry, 4, 4), 4096);
+  if (data_off && data_size >= 92) read_fixed_file_info(pe.read_at(*data_off, data_size), out);
+  return {};
+}
+
 } // namespace
 
 std::string pe_machine_name(std::uint16_t m) {
@@ -43,117 +185,15 @@ Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what
   const auto hdr = read_at(pe_off, 24);
   if (hdr.size() < 24 || hdr.compare(0, 4, std::string("PE\0\0", 4)) != 0) return bad("the PE signature is missing");
   PeImports out;
-  out.machine = static_cast<std::uint16_t>(le(hdr, 4, 2));
-  const auto sections = static_cast<std::size_t>(le(hdr, 6, 2));
-  const auto opt_size = static_cast<std::size_t>(le(hdr, 20, 2));
-  out.is_dll = (le(hdr, 22, 2) & 0x2000) != 0;
-  if (sections == 0 || sections > 96) return bad("its section count is out of range");
-  if (opt_size < 96 || opt_size > 4096) return bad("its optional header has an odd size");
-  const auto opt = read_at(pe_off + 24, opt_size);
-  if (opt.size() < opt_size) return bad("the optional header is truncated");
-  const auto magic = le(opt, 0, 2);
-  if (magic != 0x20b && magic != 0x10b) return bad("unknown optional header magic");
-  out.is_pe32_plus = magic == 0x20b;
-  const std::size_t dirs_at = out.is_pe32_plus ? 112 : 96;
-  const std::size_t ndirs_at = out.is_pe32_plus ? 108 : 92;
-  if (opt.size() < ndirs_at + 4) return bad("the data directory count is missing");
-  const auto ndirs = static_cast<std::size_t>(std::min<std::uint64_t>(le(opt, ndirs_at, 4), 16));
-  auto dir = [&](std::size_t i) -> std::pair<std::uint32_t, std::uint32_t> {
-    if (i >= ndirs || dirs_at + i * 8 + 8 > opt.size()) return {0, 0};
-    return {static_cast<std::uint32_t>(le(opt, dirs_at + i * 8, 4)), static_cast<std::uint32_t>(le(opt, dirs_at + i * 8 + 4, 4))};
-  };
-  const auto table = read_at(pe_off + 24 + opt_size, sections * 40);
-  if (table.size() < sections * 40) return bad("the section table is truncated");
-  std::vector<Section> secs;
-  for (std::size_t i = 0; i < sections; ++i) {
-    const std::size_t b = i * 40;
-    secs.push_back({static_cast<std::uint32_t>(le(table, b + 12, 4)), static_cast<std::uint32_t>(le(table, b + 8, 4)),
-                    static_cast<std::uint32_t>(le(table, b + 20, 4)), static_cast<std::uint32_t>(le(table, b + 16, 4))});
-  }
-  auto to_offset = [&](std::uint32_t rva) -> std::optional<std::uint64_t> {
-    for (const auto& s : secs) {
-      const auto span = std::max(s.vsize, s.raw_size);
-      if (rva >= s.vaddr && rva - s.vaddr < span && rva - s.vaddr < s.raw_size) return std::uint64_t{s.raw_offset} + (rva - s.vaddr);
-    }
-    return std::nullopt;
-  };
-  auto name_at = [&](std::uint32_t rva) -> std::optional<std::string> {
-    const auto off = to_offset(rva);
-    if (!off) return std::nullopt;
-    const auto bytes = read_at(*off, 260);
-    const auto end = bytes.find('\0');
-    if (end == std::string::npos || end == 0) return std::nullopt;
-    return bytes.substr(0, end);
-  };
-  // the import directory: 20-byte descriptors, Name at +12, ending with a zero descriptor
-  if (const auto [rva, size] = dir(1); rva) {
-    const auto off = to_offset(rva);
-    if (!off) return bad("its import table is outside every section");
-    for (std::size_t i = 0; i < 4096; ++i) {
-      const auto d = read_at(*off + i * 20, 20);
-      if (d.size() < 20) return bad("its import table is truncated");
-      if (d.find_first_not_of('\0') == std::string::npos) break;
-      const auto n = name_at(static_cast<std::uint32_t>(le(d, 12, 4)));
-      if (!n) return bad("an import names a DLL outside every section");
-      out.imports.push_back(*n);
-    }
-  }
-  // the delay-load directory: 32-byte descriptors, DllNameRVA at +4
-  if (const auto [rva, size] = dir(13); rva) {
-    const auto off = to_offset(rva);
-    if (!off) return bad("its delay-load table is outside every section");
-    for (std::size_t i = 0; i < 4096; ++i) {
-      const auto d = read_at(*off + i * 32, 32);
-      if (d.size() < 32) return bad("its delay-load table is truncated");
-      if (d.find_first_not_of('\0') == std::string::npos) break;
-      const auto n = name_at(static_cast<std::uint32_t>(le(d, 4, 4)));
-      if (!n) return bad("a delay-load import names a DLL outside every section");
-      out.delay_imports.push_back(*n);
-    }
-  }
-  // the resource directory: type RT_VERSION (16) -> first name -> first language -> data entry
-  if (const auto [rva, size] = dir(2); rva) {
-    const auto base = to_offset(rva);
-    if (!base) return bad("its resource table is outside every section");
-    // one level: the entry with this id (or the first entry when id is 0); its offset, and whether it is a directory
-    auto entry = [&](std::uint64_t dir_off, std::uint32_t id) -> std::optional<std::pair<std::uint32_t, bool>> {
-      const auto h = read_at(*base + dir_off, 16);
-      if (h.size() < 16) return std::nullopt;
-      const auto n = std::min<std::uint64_t>(le(h, 12, 2) + le(h, 14, 2), 4096);
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const auto e = read_at(*base + dir_off + 16 + i * 8, 8);
-        if (e.size() < 8) return std::nullopt;
-        const auto name = static_cast<std::uint32_t>(le(e, 0, 4));
-        const auto to = static_cast<std::uint32_t>(le(e, 4, 4));
-        if (id == 0 || (!(name & 0x80000000u) && name == id)) return std::pair{to & 0x7fffffffu, (to & 0x80000000u) != 0};
-      }
-      return std::nullopt;
-    };
-    std::optional<std::pair<std::uint32_t, bool>> at = entry(0, 16);
-    if (at && at->second) at = entry(at->first, 0);
-    if (at && at->second) at = entry(at->first, 0);
-    if (at && !at->second) {
-      const auto data_entry = read_at(*base + at->first, 16);
-      if (data_entry.size() == 16) {
-        const auto data_off = to_offset(static_cast<std::uint32_t>(le(data_entry, 0, 4)));
-        const auto data_size = std::min<std::uint64_t>(le(data_entry, 4, 4), 4096);
-        if (data_off && data_size >= 92) {
-          // VS_VERSIONINFO: a header, L"VS_VERSION_INFO", padding, then VS_FIXEDFILEINFO (signature 0xFEEF04BD)
-          const auto vi = read_at(*data_off, data_size);
-          for (std::size_t at4 = 0; at4 + 52 <= std::min<std::size_t>(vi.size(), 128); at4 += 4) {
-            if (le(vi, at4, 4) != 0xFEEF04BDu) continue;
-            auto dotted = [&](std::size_t ms_at) {
-              const auto ms = le(vi, ms_at, 4), ls = le(vi, ms_at + 4, 4);
-              return fmt::format("{}.{}.{}.{}", ms >> 16, ms & 0xffff, ls >> 16, ls & 0xffff);
-            };
-            out.file_version = dotted(at4 + 8);
-            out.product_version = dotted(at4 + 16);
-            break;
-          }
-        }
-      }
-    }
-  }
+  const auto layout = read_layout(read_at, pe_off, hdr, out);
+  if (!layout) return bad(layout.error());
+  auto imports = read_import_names(*layout, k_imports);
+  if (!imports) return bad(imports.error());
+  out.imports = std::move(*imports);
+  auto delay_imports = read_import_names(*layout, k_delay_imports);
+  if (!delay_imports) return bad(delay_imports.error());
+  out.delay_imports = std::move(*delay_imports);
+  if (const auto version = read_version(*layout, out); !version) return bad(version.error());
   return out;
 }
 

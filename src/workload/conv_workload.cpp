@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/child/child_channel.hpp"
 #include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
@@ -34,6 +35,7 @@ namespace {
 
 // correctness first: a small fp32 convolution against the CPU
 void check_correctness(const LayerRun& run, ChildChannel& out) {
+  log::Phase phase("workload: correctness check");
   const ConvShape small{"check 3x3", 1, 4, 6, 6, 4, 3, 3, 1, 1};
   std::vector<float> x(static_cast<std::size_t>(small.n) * small.c * small.h * small.w), w(static_cast<std::size_t>(small.k) * small.c * 9);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6) / 8.f;
@@ -48,6 +50,7 @@ void check_correctness(const LayerRun& run, ChildChannel& out) {
 
 // the fused graph on every fusable layer, each beside its unfused sequence
 FusedResult fused_comparison(const LayerRun& run, const std::vector<ConvShape>& layers, bool quick) {
+  log::Phase phase("workload: fused conv+bias+ReLU");
   const auto fusable = fusable_layers(layers);
   FusedRun fr;
   fr.warmups = run.warmups;
@@ -108,7 +111,10 @@ int run_workload_child(const WorkloadRequest& req, std::ostream& stream) {
   const auto layers = resnet50_layers(req.quick);
   for (const auto& shape : layers)
     for (bool fp16 : {true, false}) {
-      out.emit("layer", {{"result", time_layer(run, shape, fp16)}});
+      const auto result = time_layer(run, shape, fp16);
+      log::info("workload: {} {}: {}", shape.name, result.precision,
+                result.status == 0 ? fmt::format("{:.3f} ms with {}", result.median_ms, result.algo) : result.error);
+      out.emit("layer", {{"result", result}});
       run.warmup_ms = 0;
     }
   if (req.fused) out.emit("fused", {{"result", fused_comparison(run, layers, req.quick)}});

@@ -209,28 +209,36 @@ Planning make_plans(Backend& b, const Api& api, const GraphTarget& target, cudnn
   return out;
 }
 
+GraphPlans plan_graph(Backend& b, const Api& api, const GraphTarget& target, const ConvShape& s, int wanted) {
+  GraphPlans out;
+  const auto graph = build_graph(b, target, s);
+  if (!b.ok()) {
+    out.status = b.status();
+    out.error = b.error();
+    return out;
+  }
+  out.planning = make_plans(b, api, target, graph, wanted);
+  if (out.ok()) return out;
+  const auto& last = out.planning.last_failure;
+  out.status = last.first ? last.first : b.status();
+  out.error = last.first ? last.second : b.ok() ? "the heuristics proposed no engine config for this graph" : b.error();
+  return out;
+}
+
 } // namespace fused
 
 GraphPlanReport plan_fused_layer(const Api& api, const GraphTarget& target, const ConvShape& s, unsigned major, int wanted) {
   GraphPlanReport r;
   fused::Backend b(api, major);
-  auto graph = fused::build_graph(b, target, s);
-  if (!b.ok()) {
-    r.status = b.status();
-    r.error = b.error();
-    return r;
-  }
-  auto planning = fused::make_plans(b, api, target, graph, wanted);
+  const auto graph = fused::plan_graph(b, api, target, s, wanted);
+  const auto& planning = graph.planning;
   r.configs = planning.configs;
   r.tried = planning.tried;
   r.plans = static_cast<int>(planning.plans.size());
   for (const auto& p : planning.plans) r.max_workspace = std::max(r.max_workspace, p.workspace);
-  if (planning.plans.empty()) {
-    r.status = planning.last_failure.first ? planning.last_failure.first : b.status();
-    r.error = planning.last_failure.first ? planning.last_failure.second
-              : b.ok()                    ? "the heuristics proposed no engine config for this graph"
-                                          : b.error();
-    if (r.status == 0) r.status = -1;
+  if (!graph.ok()) {
+    r.status = graph.status ? graph.status : -1;
+    r.error = graph.error;
   }
   return r;
 }

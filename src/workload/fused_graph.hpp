@@ -66,4 +66,14 @@ struct Planning {
 // `wanted` plans finalize; a config that cannot run this graph is skipped
 Planning make_plans(Backend& b, const Api& api, const GraphTarget& target, abi::cudnnBackendDescriptor_t graph, int wanted);
 
+// The graph of `s` built and planned (build_graph, then make_plans): what running a layer and only
+// planning it share. When no plan finalized, `status` and `error` say why.
+struct GraphPlans {
+  Planning planning;  // nothing tried when the graph could not be described
+  int status = 0;     // the graph's or the last config's failure; 0 when the heuristics proposed none
+  std::string error;  // decoded, with the step that failed
+  bool ok() const { return !planning.plans.empty(); }
+};
+GraphPlans plan_graph(Backend& b, const Api& api, const GraphTarget& target, const ConvShape& s, int wanted);
+
 } // namespace cudnnctl::fused

@@ -77,3 +77,33 @@ TEST_CASE("log: command lines quote what has spaces", "[log]") {
   CHECK(log::command_line({"ldconfig", "-p"}) == "ldconfig -p");
   CHECK(log::command_line({"/opt/my tools/x", "", "a"}) == "'/opt/my tools/x' '' a");
 }
+
+TEST_CASE("log: a child's relay lines go into this log at their level, the rest of its stderr stays", "[log]") {
+  // the child's side: relay lines on its stderr, its level and time first
+  std::ostringstream child_err;
+  {
+    auto session = log::Session::start_for_parent(log::Level::debug, child_err);
+    REQUIRE(session);
+    CHECK(log::current_level() == log::Level::debug);
+    CHECK(log::current_file().empty());
+    log::info("chose {}", "graph");
+    log::debug("loaded libcudnn.so.9");
+    log::trace("not at this level");
+  }
+  CHECK(log::current_level() == log::Level::off);
+  CHECK_THAT(child_err.str(), Catch::Matches("cudnnctl-log:info:[0-9:.]+ chose graph\ncudnnctl-log:debug:[0-9:.]+ loaded libcudnn.so.9\n"));
+
+  // the parent's side, at info: the debug line is dropped, what is not a relay line stays as it was
+  const auto stderr_text = "a crash message\n" + child_err.str() + "cudnnctl-log:bogus:1 not a level\nlast words";
+  std::ostringstream parent_err;
+  std::string rest;
+  {
+    auto session = log::Session::start(log::Level::info, "", parent_err);
+    REQUIRE(session);
+    rest = log::relay_child_log(stderr_text, "probe child");
+  }
+  CHECK(rest == "a crash message\ncudnnctl-log:bogus:1 not a level\nlast words");
+  CHECK_THAT(parent_err.str(), Catch::Matches("\\[[0-9:.]+\\] \\[info\\] probe child \\[[0-9:.]+\\]: chose graph\n"));
+  // with no session nothing is written, and the relay lines still leave the stderr text
+  CHECK(log::relay_child_log(stderr_text, "probe child") == rest);
+}

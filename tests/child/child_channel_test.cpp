@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <sstream>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/child/child_channel.hpp"
 
 using namespace cudnnctl;
@@ -17,4 +19,22 @@ TEST_CASE("the child channel writes one flushed line a step and reads them back"
   REQUIRE(lines.size() == 2);
   CHECK(lines[0]["name"] == "NVIDIA H200");
   CHECK(lines[1]["step"] == "done");
+}
+
+TEST_CASE("a child logs as its parent does: its -v level, and the parent's log file or stderr relayed", "[child_channel]") {
+  CHECK(child_log_options().empty());  // no log: the child is run as before
+  std::ostringstream err;
+  {
+    auto session = log::Session::start(log::Level::debug, "", err);
+    REQUIRE(session);
+    CHECK(child_log_options() == std::vector<std::string>{"-v", "-v", "--log-to-parent"});
+  }
+  const auto file = (std::filesystem::temp_directory_path() / "cudnnctl-child-log-test.log").string();
+  {
+    auto session = log::Session::start(log::Level::trace, file, err);
+    REQUIRE(session);
+    CHECK(child_log_options() == std::vector<std::string>{"-v", "-v", "-v", "--log-file", file});
+  }
+  std::filesystem::remove(file);
+  CHECK(child_log_options().empty());
 }

@@ -9,6 +9,7 @@
 
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
+#include "run_binary.hpp"
 #include "run_cli.hpp"
 
 using namespace cudnnctl;
@@ -119,4 +120,48 @@ TEST_CASE("log cli: path -vv logs the processes it runs", "[cli][log]") {
   const auto r = run({"path", "--cuda-path", root.string(), "-vv"});
   REQUIRE(r.code == 0);
   CHECK_THAT(r.err, Catch::Contains("[debug] run ldconfig -p") && Catch::Contains("[debug] ldconfig: exit code "));
+}
+
+namespace {
+// A CUDA 12.4 toolkit tree holding the fake cuDNN 9.1.0, and the fake driver's version file.
+fs::path toolkit_with_fake_cudnn(const TempDir& tmp) {
+  const fs::path fakes = CUDNNCTL_FAKES_DIR;
+  const auto root = linux_toolkit(tmp.path(), "12.4");
+  for (const auto* f : {"libcudnn.so.9", "libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9", "libcudnn_adv.so.9",
+                        "libcudnn_engines_precompiled.so.9", "libcudnn_engines_runtime_compiled.so.9", "libcudnn_heuristic.so.9"})
+    fs::copy_file(fakes / f, root / "targets/x86_64-linux/lib" / f);
+  put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  put(root / "driver-version", "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n");
+  return root;
+}
+} // namespace
+
+TEST_CASE("log cli: doctor -vv logs what its probe and workload children did, never into their JSON or stdout", "[cli][log]") {
+  TempDir tmp;
+  const auto root = toolkit_with_fake_cudnn(tmp);
+  const std::vector<std::string> doctor{"doctor", "--cuda-path", root.string(), "--driver-library", std::string(CUDNNCTL_FAKES_DIR) + "/libcuda.so.1",
+                                        "--driver-version-file", (root / "driver-version").string()};
+  auto with = [&](std::vector<std::string> extra) {
+    auto args = doctor;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  // stderr: the children's log lines relayed into the parent's, at their level, with the child's time
+  const auto merged = run_binary(with({"-vv"}), true, 60);
+  CHECK_THAT(merged.out, Catch::Contains("] [info] probe child [") && Catch::Contains("]: probe: cuDNN reports version 90100"));
+  CHECK_THAT(merged.out, Catch::Contains("] [debug] probe child [") && Catch::Contains("libcudnn_graph.so.9: loaded"));
+  CHECK_THAT(merged.out, Catch::Contains("] [info] workload child [") && Catch::Contains("]: workload: res2 3x3 fp16 NHWC: "));
+  CHECK_THAT(merged.out, !Catch::Contains("cudnnctl-log:"));
+  // the children's JSON lines were read as before: the probe's steps and the workload's layers arrived
+  const auto json_run = run_binary(with({"--no-gpu", "--json", "-vv"}), false, 60);
+  const auto report = nlohmann::json::parse(json_run.out);
+  for (const auto& c : report["checks"])
+    if (c["id"] == "loader.load" || c["id"] == "device.create") CHECK(c["status"] == "pass");
+  CHECK_THAT(json_run.out, !Catch::Contains("[debug]") && !Catch::Contains("probe child"));
+  // --log-file: the probe child appends to the same file itself (its own pid)
+  const auto file = tmp.path() / "doctor.log";
+  run_binary(with({"--no-gpu", "--log-file", file.string()}), false, 60);
+  const auto text = read_all(file);
+  CHECK_THAT(text, Catch::Contains("[info] cudnnctl ") && Catch::Contains(": __probe --lib-dir ") && Catch::Contains("--log-file"));
+  CHECK_THAT(text, Catch::Contains("[info] probe: cuDNN reports version 90100") && !Catch::Contains("cudnnctl-log:"));
 }

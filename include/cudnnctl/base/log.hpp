@@ -47,12 +47,17 @@ class Session {
 public:
   /// Fails with ErrorCode::io (and nothing logged) when `file` cannot be opened for appending.
   static Result<Session> start(Level level, const std::string& file, std::ostream& err);
+  /// The log of a child process (cudnnctl run as its own child, `__probe`, `__workload`) whose parent
+  /// logs to stderr: each message goes to `err` as one relay line ("cudnnctl-log:<level>:<time> <text>"),
+  /// which the parent tells apart from the rest of the child's stderr (relay_child_log).
+  static Result<Session> start_for_parent(Level level, std::ostream& err);
   Session(Session&& other) noexcept : m_active(std::exchange(other.m_active, false)) {}
   Session& operator=(Session&&) = delete;
   ~Session();
 
 private:
   Session() = default;
+  static Session active();
   bool m_active = false;
 };
 
@@ -72,6 +77,14 @@ private:
   std::chrono::steady_clock::time_point m_start;
   bool m_done = false;
 };
+
+/// The running session's level (off when none) and its file (empty when it writes to a stream).
+Level current_level() noexcept;
+std::string current_file();
+
+/// The relay lines in a child's stderr (Session::start_for_parent) written into this process's log at
+/// their level, each as "<who> [<the child's time>]: <text>"; returns the rest of the stderr as it was.
+std::string relay_child_log(std::string_view child_stderr, std::string_view who);
 
 /// "12.3 ms": milliseconds since `start`, for messages that report a duration themselves.
 std::string elapsed_ms(std::chrono::steady_clock::time_point start);

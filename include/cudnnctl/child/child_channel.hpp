@@ -2,7 +2,8 @@
 // The channel between cudnnctl and the child processes it runs itself as (`__probe`, `__workload`):
 // the child prints one JSON document a line, each with a "step", flushed at once, so that whatever it
 // learnt before a crash or a hang reaches the parent; the parent runs the child with a time limit and
-// reads the lines back. Shared by the doctor's probe and the GPU workload.
+// reads the lines back. Shared by the doctor's probe and the GPU workload. The child's log (-v) never
+// goes to stdout: it is written to the parent's --log-file, or relayed through its stderr.
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -37,7 +38,12 @@ struct ChildSteps {
   std::string err;          // its stderr, the last 4000 characters
 };
 
-/// Runs `argv` (cudnnctl and a hidden command) with a time limit and reads its JSON lines.
+/// The options that make a child cudnnctl log as this process does: one -v per level, and the same
+/// --log-file (appended to) or --log-to-parent (its stderr relayed into this log). None when the log is off.
+std::vector<std::string> child_log_options();
+
+/// Runs `argv` (cudnnctl and a hidden command) with a time limit and reads its JSON lines; the child
+/// logs with this process (child_log_options), its log lines taken out of `err`.
 Result<ChildSteps> run_child_steps(const std::vector<std::string>& argv, int timeout_ms);
 
 } // namespace cudnnctl

@@ -13,6 +13,7 @@ struct ConvShape {
   int p() const { return (h + 2 * pad - r) / stride + 1; }
   int q() const { return (w + 2 * pad - s) / stride + 1; }
   double flops() const { return 2.0 * n * k * p() * q() * c * r * s; }  // 2·N·K·P·Q·C·R·S
+  double tflops_at(double ms) const { return flops() / (ms / 1e3) / 1e12; }  // TFLOP/s at `ms` a call
 };
 
 /// quick (doctor): res2/res4/res5 3x3 and res3 1x1 at N=64; full (bench): all seven layers.
