@@ -140,6 +140,9 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
   TraceSeams s;
   s.describe = describe_library_file;
   s.other_copies = [cache, ld_library_path, usual](const std::string& path, const std::string& requester) {
+    // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
+    // Linux's: not run for them)
+    if (to_lower_ascii(fs::path(path).extension().string()) == ".dll") return std::vector<OtherCopy>{};
     if (!*cache) *cache = std::make_unique<LdCache>();
     const auto name = fs::path(path).filename().string();
     std::vector<std::pair<std::string, std::string>> order;  // dir, via
