@@ -111,7 +111,7 @@ LibraryFacts describe_library_file(const std::string& path) {
     const auto v = copy_version(real.parent_path().string(), real_name, kind.major);
     if (!v.empty() && v.find('x') == std::string::npos) f.version = v, f.version_source = "cudnn_version.h beside it";
   }
-  if (f.version.empty() && kind.major) f.version = std::to_string(kind.major), f.version_source = "SONAME";
+  if (f.version.empty() && kind.major) f.version = std::to_string(kind.major), f.version_source = dll ? "number in the DLL name" : "SONAME";
   f.receipt = receipt_listing(fs::path(path));
   f.installed_by_cudnnctl = !f.receipt.empty();
   return f;

@@ -126,6 +126,9 @@ if first:
 lt = [l for l in first if l["name"].lower() == "cublaslt64_12.dll"]
 check(len(lt) == 1 and same(lt[0]["path"], win(os.path.join(APP, "cublasLt64_12.dll"))) and lt[0]["step"] == "application folder"
       and lt[0]["family"] == "cublasLt" and lt[0]["major"] == 12, "cublasLt64_12.dll from the application folder, CUDA 12")
+if lt:
+    check(lt[0]["version"] == "12" and lt[0]["version_source"] == "number in the DLL name",
+          f"a DLL without a version resource: its number ({lt[0]['version']}, {lt[0]['version_source']})")
 order = [n for _, n in names]
 check(order.index("cudnn64_9.dll") < order.index("cublasLt64_12.dll"), f"load order kept: {order}")
 child = [l for l in libs if len(procs) == 2 and l["pid"] == procs[1]["pid"]]
