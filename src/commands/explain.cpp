@@ -1,6 +1,4 @@
 // cudnnctl explain [FILE|-]: names the cuDNN/CUDA loading messages of a log through the doctor's signatures.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -12,6 +10,7 @@
 
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/doctor/explain.hpp"
+#include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
 
@@ -42,19 +41,19 @@ Input read_bounded(std::istream& in) {
   return r;
 }
 
+// A file goes through the one hostile-input-safe reader (a FIFO, a device or a folder is refused without
+// blocking on it; a file over the cap is refused, not cut); standard input is read up to the cap.
 Result<Input> read_input(const std::string& name) {
   if (name == "-") return read_bounded(std::cin);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto st = fs::status(name, ec);
-  if (ec || !fs::exists(st))
-    return fail(ErrorCode::file_not_found, fmt::format("{} does not exist", name), "name a log file, or - to read standard input", name);
-  if (!fs::is_regular_file(st))
-    return fail(ErrorCode::input_invalid, fmt::format("{} is not a regular file", name),
-                "explain reads a log file or standard input (cudnnctl explain - < log, or a pipe)", name);
-  std::ifstream in(name, std::ios::binary);
-  if (!in) return fail(ErrorCode::io, fmt::format("cannot read {}", name), "check its permissions", name);
-  return read_bounded(in);
+  auto text = platform::read_input_file(name, "the log", k_max_input);
+  if (!text) {
+    auto e = text.error();
+    if (e.code == ErrorCode::input_invalid)
+      e.hint = "explain reads a regular file of at most 64 MiB, or standard input (cudnnctl explain - < log; a pipe or a larger log: "
+               "tail -c 60M log | cudnnctl explain -)";
+    return Unexpected<Error>(std::move(e));
+  }
+  return Input{std::move(*text), false};
 }
 
 std::string also_text(const ExplainMatch& m) {

@@ -111,7 +111,7 @@ LibraryFacts describe_library_file(const std::string& path) {
     const auto v = copy_version(real.parent_path().string(), real_name, kind.major);
     if (!v.empty() && v.find('x') == std::string::npos) f.version = v, f.version_source = "cudnn_version.h beside it";
   }
-  if (f.version.empty() && kind.major) f.version = std::to_string(kind.major), f.version_source = "SONAME";
+  if (f.version.empty() && kind.major) f.version = std::to_string(kind.major), f.version_source = dll ? "number in the DLL name" : "SONAME";
   f.receipt = receipt_listing(fs::path(path));
   f.installed_by_cudnnctl = !f.receipt.empty();
   return f;
@@ -140,6 +140,9 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
   TraceSeams s;
   s.describe = describe_library_file;
   s.other_copies = [cache, ld_library_path, usual](const std::string& path, const std::string& requester) {
+    // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
+    // Linux's: not run for them)
+    if (to_lower_ascii(fs::path(path).extension().string()) == ".dll") return std::vector<OtherCopy>{};
     if (!*cache) *cache = std::make_unique<LdCache>();
     const auto name = fs::path(path).filename().string();
     std::vector<std::pair<std::string, std::string>> order;  // dir, via

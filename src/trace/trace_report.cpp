@@ -28,6 +28,20 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// cuDNN's release is its first three numbers (9.1.0.70 is build 70 of 9.1.0). A version known less precisely
+// (9.1.0 from cudnn_version.h, 9 from a SONAME) agrees with every release it is a prefix of.
+std::string release_of(const std::string& version) {
+  std::size_t dots = 0, i = 0;
+  for (; i < version.size(); ++i)
+    if (version[i] == '.' && ++dots == 3) break;
+  return version.substr(0, i);
+}
+bool releases_agree(const std::string& a, const std::string& b) {
+  const auto& shorter = a.size() <= b.size() ? a : b;
+  const auto& longer = a.size() <= b.size() ? b : a;
+  return longer.starts_with(shorter) && (longer.size() == shorter.size() || longer[shorter.size()] == '.');
+}
+
 } // namespace
 
 std::vector<TraceEvent> parse_trace_events(std::string_view text) {
@@ -237,7 +251,7 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
     for (const auto* l : libs) {
       if (l->kind.family == LibFamily::cudnn && !main) main = l;
       if ((l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub) && !l->facts.version.empty())
-        versions[l->facts.version].push_back(l->name);
+        versions[release_of(l->facts.version)].push_back(l->name);
       if ((l->kind.family == LibFamily::cudart || l->kind.family == LibFamily::cublas || l->kind.family == LibFamily::cublaslt ||
            l->kind.family == LibFamily::nvrtc) && l->kind.major) {
         cuda_majors.insert(l->kind.major);
@@ -249,7 +263,10 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
                                          cudnn_cublaslt_major[l->path]));
       }
     }
-    if (versions.size() > 1) {
+    bool mixed = false;
+    for (auto a = versions.begin(); a != versions.end(); ++a)
+      for (auto b = std::next(a); b != versions.end(); ++b) mixed = mixed || !releases_agree(a->first, b->first);
+    if (mixed) {
       std::string d;
       for (const auto& [v, files] : versions) d += fmt::format("{}{}: {}", d.empty() ? "" : "; ", v, fmt::join(files, ", "));
       r.faults.push_back({"loader.versions.mixed", proc.pid, "cuDNN files of several releases in one process: " + d});

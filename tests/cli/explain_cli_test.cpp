@@ -59,7 +59,7 @@ TEST_CASE("explain exits 0 on harmless noise alone and on a log with nothing it 
 TEST_CASE("explain reads only regular files or standard input", "[explain_cli]") {
   auto r = run({"explain", std::filesystem::temp_directory_path().string()});
   CHECK(r.code == 2);
-  CHECK(r.err.find("is not a regular file") != std::string::npos);
+  CHECK(r.err.find("is a folder, not a regular file") != std::string::npos);
   r = run({"explain", "/nonexistent/cudnnctl.log", "--json"});
   CHECK(r.code == 8);
   CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "io.not-found");

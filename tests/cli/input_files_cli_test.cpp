@@ -96,3 +96,36 @@ TEST_CASE("an archive that is a dangling symbolic link is called one", "[cli][in
   CHECK(r.code == 8);
   CHECK_THAT(r.err, Catch::Contains("dangling symbolic link") && Catch::Contains("moved-away.tar.xz"));
 }
+
+TEST_CASE("explain: a FIFO, a folder or /dev/zero as FILE is refused at once and named for what it is", "[cli][input_file][explain_cli]") {
+  TempDir tmp;
+  const auto fifo = (tmp.path() / "app.log").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto from_fifo = run_binary({"explain", fifo, "--json"});
+  CHECK(from_fifo.code == 2);
+  CHECK_THAT(error_message(from_fifo), Catch::Contains("the log") && Catch::Contains("a FIFO (named pipe)") && Catch::Contains(fifo));
+
+  const auto folder = run_binary({"explain", tmp.str(), "--json"});
+  CHECK(folder.code == 2);
+  CHECK_THAT(error_message(folder), Catch::Contains("is a folder, not a regular file"));
+
+  const auto device = run_binary({"explain", "/dev/zero", "--json"});
+  CHECK(device.code == 2);
+  CHECK_THAT(error_message(device), Catch::Contains("a character device"));
+  // the text form says the same on standard error, with how to pass a pipe instead
+  const auto text = run({"explain", fifo});
+  CHECK(text.code == 2);
+  CHECK_THAT(text.err, Catch::Contains("a FIFO (named pipe)") && Catch::Contains("cudnnctl explain -"));
+}
+
+TEST_CASE("explain: a log file over 64 MiB is refused with the way to pass part of it, not cut silently", "[cli][input_file][explain_cli]") {
+  TempDir tmp;
+  const auto big = tmp.path() / "huge.log";
+  std::ofstream(big) << "x\n";
+  fs::resize_file(big, (64u << 20) + 4096);  // sparse: no disk used
+  const auto r = run_binary({"explain", big.string(), "--json"});
+  CHECK(r.code == 2);
+  CHECK_THAT(error_message(r), Catch::Contains("more than the 67108864 bytes (64.00 MiB)"));
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK_THAT(j["error"]["hint"].get<std::string>(), Catch::Contains("tail -c 60M"));
+}

@@ -136,3 +136,23 @@ TEST_CASE("trace keeps processes apart: a child's libraries are not mixed with i
   CHECK(r.loaded[1].program == "/usr/bin/b");
   CHECK(r.faults.empty());
 }
+
+TEST_CASE("trace: a version known less precisely is not another release (9.1.0 beside 9.1.0.70, 9 beside 9.19.0)", "[trace]") {
+  // NVIDIA's cudnn_graph64_9.dll 9.1.0 has no version resource: its version comes from cudnn_version.h (9.1.0)
+  // while cudnn64_9.dll's resource says 9.1.0.70 (seen under wine with the real wheel)
+  const auto one = parse_trace_events("P\t1\t0\tC:\\app\\a.exe\t\nS\t1\tasked\t\t\nS\t1\tPATH\tC:\\w\\cudnn64_9.dll\t\nO\t1\tC:\\w\\cudnn64_9.dll\t\t\n"
+                                      "S\t1\tasked\t\t\nS\t1\tPATH\tC:\\w\\cudnn_graph64_9.dll\t\nO\t1\tC:\\w\\cudnn_graph64_9.dll\t\t\n");
+  auto r = build_trace_report(one, seams({{"C:\\w\\cudnn64_9.dll", "9.1.0.70"}, {"C:\\w\\cudnn_graph64_9.dll", "9.1.0"}}));
+  REQUIRE(r.loaded.size() == 2);
+  CHECK(r.loaded[0].step == "PATH");
+  CHECK(r.loaded[0].asked_as.empty());
+  CHECK(r.missing.empty());
+  CHECK(r.faults.empty());
+  r = build_trace_report(one, seams({{"C:\\w\\cudnn64_9.dll", "9.19.0"}, {"C:\\w\\cudnn_graph64_9.dll", "9"}}));
+  CHECK(r.faults.empty());
+  // two builds of one release are one release; 9.1.0 and 9.1.1 are two, and 9.1 is not 9.10
+  r = build_trace_report(one, seams({{"C:\\w\\cudnn64_9.dll", "9.1.0.70"}, {"C:\\w\\cudnn_graph64_9.dll", "9.1.1.17"}}));
+  CHECK(fault_ids(r) == std::vector<std::string>{"loader.versions.mixed"});
+  r = build_trace_report(one, seams({{"C:\\w\\cudnn64_9.dll", "9.1"}, {"C:\\w\\cudnn_graph64_9.dll", "9.10.0"}}));
+  CHECK(fault_ids(r) == std::vector<std::string>{"loader.versions.mixed"});
+}

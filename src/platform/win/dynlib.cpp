@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/log.hpp"
+#include "cudnnctl/platform/windows_command_line.hpp"
 #include "wide.hpp"
 
 namespace cudnnctl::platform {
@@ -51,24 +52,6 @@ std::string self_executable() {
 }
 
 namespace {
-std::wstring quote_arg(const std::wstring& a) {
-  if (!a.empty() && a.find_first_of(L" \t\"") == std::wstring::npos) return a;
-  std::wstring out = L"\"";
-  std::size_t backslashes = 0;
-  for (wchar_t c : a) {
-    if (c == L'\\') {
-      ++backslashes;
-      continue;
-    }
-    if (c == L'"') out.append(backslashes * 2 + 1, L'\\');
-    else out.append(backslashes, L'\\');
-    backslashes = 0;
-    out += c;
-  }
-  out.append(backslashes * 2, L'\\');
-  return out + L"\"";
-}
-
 void drain(HANDLE pipe, std::string* into) {
   char buf[65536];
   DWORD got = 0;
@@ -87,8 +70,7 @@ Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::v
     return fail(ErrorCode::io, "cannot create pipes: " + win::error_text(GetLastError()), "");
   SetHandleInformation(out_r, HANDLE_FLAG_INHERIT, 0);
   SetHandleInformation(err_r, HANDLE_FLAG_INHERIT, 0);
-  std::wstring cmd;
-  for (const auto& a : argv) cmd += (cmd.empty() ? L"" : L" ") + quote_arg(win::widen(a));
+  std::wstring cmd = win::widen(windows_command_line(argv));
   for (const auto& [k, v] : extra_env) SetEnvironmentVariableW(win::widen(k).c_str(), win::widen(v).c_str());
   STARTUPINFOW si{};
   si.cb = sizeof si;
