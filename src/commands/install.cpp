@@ -76,7 +76,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     // a version instead of a file: fetch the archive for the toolkit first
     static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
     std::error_code ec;
-    if (!std::filesystem::exists(opts->archive.archive, ec) && std::regex_match(opts->archive.archive, version_re)) {
+    if (!std::filesystem::exists(path_from_utf8(opts->archive.archive), ec) && std::regex_match(opts->archive.archive, version_re)) {
       std::string why;
       auto tk = select_toolkit(opts->cuda_path, std::nullopt, why);
       if (!tk) return Unexpected<Error>(tk.error());
