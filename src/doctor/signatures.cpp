@@ -81,7 +81,7 @@ constexpr Signature k_signatures[] = {
      "the NVIDIA driver is not installed, or this container or VM has no GPU passed through",
      "install the NVIDIA driver; in a container run it with the GPU (docker --gpus all); under WSL2 keep /usr/lib/wsl/lib on the path"},
     {"driver.none.windows", "driver.library", 4, "No NVIDIA driver (Windows: no nvcuda.dll)",
-     "`Could not load library nvcuda.dll`; `cudaGetDeviceCount` returns 35 (CUDA driver version is insufficient)",
+     "CUDA programs find no device or report an insufficient driver; nvcuda.dll is not in System32",
      "nvcuda.dll, the CUDA driver library, comes only with NVIDIA's display driver, which puts it in System32; the CUDA toolkit and "
      "cuDNN do not contain it, so without the driver nothing reaches the GPU",
      "install the NVIDIA display driver for this GPU (nvidia.com/drivers) from an elevated prompt, then open a new prompt and run "
