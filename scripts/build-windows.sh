@@ -2,7 +2,8 @@
 # Builds cudnnctl.exe for Windows x86_64 with mingw-w64, statically (one file, no DLL beside it), and the
 # release archive build-windows/cudnnctl-<version>-windows-x86_64.zip (exe, LICENSE, README, docs).
 # Third-party libraries come from Debian's packages, built once by scripts/mingw-deps.sh into a cache
-# outside the repo; a second run rebuilds only cudnnctl.
+# outside the repo; a second run rebuilds only cudnnctl. Zip archives only (CUDNNCTL_TAR=OFF: Windows cuDNN
+# archives are zips; no libarchive/liblzma keeps a cold build short, see README).
 #   scripts/build-windows.sh [extra cmake -D options]      (BUILD_DIR=build-windows by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,8 @@ echo "build-windows: third-party libraries in $PREFIX ($((SECONDS - start)) s)" 
 if [[ ! -f $BUILD_DIR/build.ninja ]] || ! grep -q "^CUDNNCTL_MINGW_DEPS:.*=$PREFIX\$" "$BUILD_DIR/CMakeCache.txt"; then
   rm -rf "$BUILD_DIR"
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/mingw-w64.cmake" \
-    -DCUDNNCTL_MINGW_DEPS="$PREFIX" -DCMAKE_BUILD_TYPE=Release -DCUDNNCTL_TESTS=OFF "$@" >/dev/null
+    -DCUDNNCTL_MINGW_DEPS="$PREFIX" -DCMAKE_BUILD_TYPE=Release -DCUDNNCTL_TESTS=OFF -DCUDNNCTL_TAR=OFF \
+    -DCUDNNCTL_ISAL=OFF "$@" >/dev/null  # pkg-config would find the host's libisal; zlib inflates
 fi
 # cudnnctl only: commands/ and app/ included, so a POSIX-only include there fails here
 cmake --build "$BUILD_DIR" --target cudnnctl

@@ -8,14 +8,15 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CUDNNCTL_MINGW_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-mingw-deps}
-RECIPE=1   # bump when the build recipe below changes
+RECIPE=2   # bump when the build recipe below changes
 SUITE=${CUDNNCTL_DEBIAN_SUITE:-bookworm}
 MIRROR=${CUDNNCTL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 TRIPLE=x86_64-w64-mingw32
 CC=$TRIPLE-gcc-posix
 JOBS=$(nproc)
-SRC_PKGS=(libdeflate xz-utils libzip libarchive)
-BIN_PKGS=(libz-mingw-w64-dev libfmt-dev nlohmann-json3-dev libcli11-dev)
+# zip only: the Windows build reads no tar archives (CUDNNCTL_TAR=OFF), so no libarchive or liblzma (README)
+SRC_PKGS=(libdeflate libzip)
+BIN_PKGS=(libz-mingw-w64-dev libfmt-dev nlohmann-json3-dev libcli11-dev libspdlog-dev)
 log() { echo "mingw-deps: $*" >&2; }
 
 mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
@@ -74,11 +75,13 @@ if(PACKAGE_FIND_VERSION_MAJOR STREQUAL "" OR PACKAGE_FIND_VERSION_MAJOR EQUAL ${
 endif()
 EOF
 }
-debver() { tr ' ' '\n' <"$PREFIX/versions" | sed -n "s/^$1_\([0-9.]*[0-9]\).*/\1/p"; }
+debver() { tr ' ' '\n' <"$PREFIX/versions" | sed -n "s/^$1_\([0-9]*:\)\{0,1\}\([0-9.]*[0-9]\).*/\2/p"; }  # no epoch
 shims() {  # from the recorded Debian versions, e.g. nlohmann-json3-dev_3.11.2-2
   pkg fmt fmt::fmt "$(debver libfmt-dev)" FMT_HEADER_ONLY=1
   pkg nlohmann_json nlohmann_json::nlohmann_json "$(debver nlohmann-json3-dev)"
   pkg CLI11 CLI11::CLI11 "$(debver libcli11-dev)"
+  # spdlog header-only, on the header-only fmt (as Debian's spdlog::spdlog_header_only, which uses external fmt)
+  pkg spdlog spdlog::spdlog_header_only "$(debver libspdlog-dev)" SPDLOG_FMT_EXTERNAL
 }
 if [[ -f $PREFIX/.complete ]]; then
   shims
@@ -104,7 +107,7 @@ cp bin/usr/$TRIPLE/include/zlib.h bin/usr/$TRIPLE/include/zconf.h "$PREFIX/inclu
 cp bin/usr/$TRIPLE/lib/libz.a "$PREFIX/lib/"
 
 # header-only libraries (their CMake packages are written by shims, on every run)
-cp -r bin/usr/include/fmt bin/usr/include/nlohmann bin/usr/include/CLI "$PREFIX/include/"
+cp -r bin/usr/include/fmt bin/usr/include/nlohmann bin/usr/include/CLI bin/usr/include/spdlog "$PREFIX/include/"
 
 # libdeflate (1.14 has a Makefile only)
 t=$SECONDS
@@ -125,14 +128,6 @@ log "libdeflate: $((SECONDS - t)) s"
 CROSS=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" -DCUDNNCTL_MINGW_DEPS="$PREFIX"
        -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DCMAKE_C_COMPILER_LAUNCHER= -Wno-dev)
 
-# liblzma (xz-utils): the library only
-t=$SECONDS
-cmake -S "$(srcdir xz-utils)" -B build-xz "${CROSS[@]}" >/dev/null
-cmake --build build-xz --target liblzma -j"$JOBS" >/dev/null
-cp build-xz/liblzma.a "$PREFIX/lib/"
-cp -r "$(srcdir xz-utils)/src/liblzma/api/lzma.h" "$(srcdir xz-utils)/src/liblzma/api/lzma" "$PREFIX/include/"
-log "liblzma: $((SECONDS - t)) s"
-
 # libzip: zlib only, Windows CNG for its (unused) encryption
 t=$SECONDS
 cmake -S "$(srcdir libzip)" -B build-zip "${CROSS[@]}" -DCMAKE_INSTALL_PREFIX="$PREFIX" \
@@ -142,21 +137,6 @@ cmake -S "$(srcdir libzip)" -B build-zip "${CROSS[@]}" -DCMAKE_INSTALL_PREFIX="$
 cmake --build build-zip -j"$JOBS" >/dev/null
 cmake --install build-zip >/dev/null
 log "libzip: $((SECONDS - t)) s"
-
-# libarchive: tar and the gzip/xz filters (zlib, liblzma); no tools, crypto, ACLs, xattrs, iconv, regex
-t=$SECONDS
-cmake -S "$(srcdir libarchive)" -B build-archive "${CROSS[@]}" \
-  -DENABLE_TAR=OFF -DENABLE_CPIO=OFF -DENABLE_CAT=OFF -DENABLE_TEST=OFF -DENABLE_ACL=OFF -DENABLE_XATTR=OFF \
-  -DENABLE_ICONV=OFF -DENABLE_CNG=OFF -DENABLE_OPENSSL=OFF -DENABLE_MBEDTLS=OFF -DENABLE_NETTLE=OFF \
-  -DENABLE_LIBB2=OFF -DENABLE_LZ4=OFF -DENABLE_LZO=OFF -DENABLE_ZSTD=OFF -DENABLE_BZip2=OFF \
-  -DENABLE_LIBXML2=OFF -DENABLE_EXPAT=OFF -DENABLE_PCREPOSIX=OFF -DENABLE_LibGCC=OFF -DENABLE_WERROR=OFF \
-  -DENABLE_LZMA=ON -DENABLE_ZLIB=ON -DPOSIX_REGEX_LIB=NONE \
-  -DZLIB_LIBRARY="$PREFIX/lib/libz.a" -DZLIB_INCLUDE_DIR="$PREFIX/include" \
-  -DLIBLZMA_LIBRARY="$PREFIX/lib/liblzma.a" -DLIBLZMA_INCLUDE_DIR="$PREFIX/include" >/dev/null
-cmake --build build-archive --target archive_static -j"$JOBS" >/dev/null
-cp "$(find build-archive -name 'libarchive*.a' | head -n1)" "$PREFIX/lib/libarchive.a"
-cp "$(srcdir libarchive)/libarchive/archive.h" "$(srcdir libarchive)/libarchive/archive_entry.h" "$PREFIX/include/"
-log "libarchive: $((SECONDS - t)) s"
 
 echo "$versions" >"$PREFIX/versions"
 shims

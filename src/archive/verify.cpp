@@ -7,6 +7,7 @@
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
@@ -19,7 +20,7 @@ Result<std::string> read_text(const std::string& path, const std::string& what) 
 bool sidecar_present(const std::string& archive_path) {
   std::error_code ec;
   // symlink_status: a dangling or FIFO sidecar is present (and then refused by the reader), never opened here
-  return std::filesystem::exists(std::filesystem::symlink_status(archive_path + ".sha256", ec));
+  return std::filesystem::exists(std::filesystem::symlink_status(path_from_utf8(archive_path + ".sha256"), ec));
 }
 
 Result<std::string> hash_from_sha256sum_text(const std::string& text, const std::string& file_name, const std::string& origin) {

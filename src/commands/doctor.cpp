@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
@@ -62,7 +63,7 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
     for (const auto& d : opts->drives)
       if (!WindowsMount::parse_drive_option(d))
         return fail(ErrorCode::usage, fmt::format("--drive '{}' is not of the form C:=/mnt/c", d), "name a drive letter and the folder it is here: --drive C:=/mnt/c");
-    if (!opts->system32.empty() && !fs::is_directory(opts->system32, ec))
+    if (!opts->system32.empty() && !fs::is_directory(path_from_utf8(opts->system32), ec))
       return fail(ErrorCode::file_not_found, fmt::format("--system32 '{}' is not a folder", opts->system32),
                   "name that Windows machine's System32 as seen from here, e.g. /mnt/c/Windows/System32", opts->system32);
     if (path_value_given->count()) {

@@ -66,7 +66,7 @@ namespace {
 Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
   static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
   std::error_code ec;
-  if (std::filesystem::exists(opts.archive.archive, ec) || !std::regex_match(opts.archive.archive, version_re)) return {};
+  if (std::filesystem::exists(path_from_utf8(opts.archive.archive), ec) || !std::regex_match(opts.archive.archive, version_re)) return {};
   std::string why;
   auto tk = select_toolkit(opts.cuda_path, std::nullopt, why);
   if (!tk) return Unexpected<Error>(tk.error());

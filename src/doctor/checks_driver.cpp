@@ -58,7 +58,8 @@ void check_driver_library(const DoctorFacts& f, Checks& out) {
     return;
   }
   if (!p->driver_loaded)
-    out.push_back(make_check("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver: {}", p->driver_error), "driver.none"));
+    out.push_back(make_check("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver: {}", p->driver_error),
+                             f.host_os == Os::windows ? "driver.none.windows" : "driver.none"));
   else if (p->cu_init == 34)
     out.push_back(make_check("driver.library", 4, CheckStatus::fail,
                              fmt::format("the toolkit's stub library was loaded as the driver ({}): cuInit returned CUDA_ERROR_STUB_LIBRARY", f.driver_library),

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/env/path_report.hpp"
@@ -26,10 +27,10 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   t.chosen = choose_toolkit(t.found, std::nullopt).toolkit;
   if (!t.chosen) return;
   std::error_code ec;
-  const auto chosen = fs::weakly_canonical(t.chosen->root, ec);
+  const auto chosen = fs::weakly_canonical(path_from_utf8(t.chosen->root), ec);
   for (const char* var : {"CUDA_PATH", "CUDA_HOME"}) {
     const auto v = env.get(var);
-    if (v && !v->empty() && fs::weakly_canonical(*v, ec) != chosen) t.env_differs.emplace_back(var, *v);
+    if (v && !v->empty() && fs::weakly_canonical(path_from_utf8(*v), ec) != chosen) t.env_differs.emplace_back(var, *v);
   }
   f.target_fits = o.target.empty() || to_lower_ascii(o.target) == to_string(t.chosen->os);
 }
@@ -37,10 +38,10 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
 void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;
-  f.lib_dir = (fs::path(t->root) / (t->os == Os::windows ? t->dll_dir : t->lib_dir)).string();
+  f.lib_dir = utf8_of(path_from_utf8(t->root) / (t->os == Os::windows ? t->dll_dir : t->lib_dir));
   f.lib_names = sys.list_dir(f.lib_dir);
   for (const auto& h : version_header_names())
-    if (const auto text = sys.read_text((fs::path(t->root) / t->include_dir / h).string()))
+    if (const auto text = sys.read_text(utf8_of(path_from_utf8(t->root) / t->include_dir / h)))
       if ((f.header = parse_version_header(*text))) break;
   std::vector<unsigned> majors;
   for (const auto& n : f.lib_names)

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
@@ -80,7 +81,7 @@ void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSyste
   if (f.host_os == Os::windows) {
     if (f.win.system32)
       for (const auto& [path, pe] : f.win.files.pe)
-        if (pe && iequals_ascii(fs::path(path).filename().string(), "nvcuda.dll")) f.driver_version = windows_driver_version(pe->file_version);
+        if (pe && iequals_ascii(utf8_of(path_from_utf8(path).filename()), "nvcuda.dll")) f.driver_version = windows_driver_version(pe->file_version);
     return;
   }
   f.driver_version = parse_driver_version(sys.read_text(f.driver_version_file).value_or(std::string()));
@@ -116,12 +117,12 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
   f.frameworks_scanned = true;
   std::vector<fs::path> roots;
   for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-    if (auto v = env.get(var); v && !v->empty()) roots.push_back(*v);
+    if (auto v = env.get(var); v && !v->empty()) roots.push_back(path_from_utf8(*v));
   if (auto home = env.get("HOME")) {
-    roots.push_back(fs::path(*home) / ".local");
+    roots.push_back(path_from_utf8(*home) / ".local");
     for (const char* base : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda"}) {
-      for (const auto& e : sys.list_dir((fs::path(*home) / base / "envs").string())) roots.push_back(fs::path(*home) / base / "envs" / e);
-      roots.push_back(fs::path(*home) / base);
+      for (const auto& e : sys.list_dir(utf8_of(path_from_utf8(*home) / base / "envs"))) roots.push_back(path_from_utf8(*home) / base / "envs" / path_from_utf8(e));
+      roots.push_back(path_from_utf8(*home) / base);
     }
   }
   roots.push_back("/usr/local");
@@ -129,8 +130,8 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
   if (auto path = env.get("PATH"))
     for (auto d : split(*path, f.host_os == Os::windows ? ';' : ':')) {
       std::error_code ec;
-      const fs::path dir{std::string(d)};
-      if (sys.exists((dir / "python3").string())) roots.push_back(fs::weakly_canonical(dir / "python3", ec).parent_path().parent_path());
+      const fs::path dir = path_from_utf8(d);
+      if (sys.exists(utf8_of(dir / "python3"))) roots.push_back(fs::weakly_canonical(dir / "python3", ec).parent_path().parent_path());
     }
   std::set<std::string> seen;
   static const std::regex wheel(R"(^nvidia_cudnn_cu(\d+)-([\d.]+)\.dist-info$)");
@@ -138,18 +139,18 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
     // Linux: <prefix>/lib/python3.X/site-packages; Windows: <prefix>\Lib\site-packages
     std::vector<fs::path> sites;
     for (const auto& lib : {root / "lib", root / "lib64"})
-      for (const auto& py : sys.list_dir(lib.string()))
+      for (const auto& py : sys.list_dir(utf8_of(lib)))
         if (py.starts_with("python3"))
-          for (const char* site : {"site-packages", "dist-packages"}) sites.push_back(lib / py / site);
+          for (const char* site : {"site-packages", "dist-packages"}) sites.push_back(lib / path_from_utf8(py) / site);
     sites.push_back(root / "Lib" / "site-packages");
     for (const auto& sp : sites) {
       std::error_code ec;
-      if (!sys.is_dir(sp.string()) || !seen.insert(fs::weakly_canonical(sp, ec).string()).second) continue;
-      for (const auto& n : sys.list_dir(sp.string())) {
+      if (!sys.is_dir(utf8_of(sp)) || !seen.insert(utf8_of(fs::weakly_canonical(sp, ec))).second) continue;
+      for (const auto& n : sys.list_dir(utf8_of(sp))) {
         std::smatch m;
-        if (std::regex_match(n, m, wheel)) f.frameworks.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), sp.string()));
+        if (std::regex_match(n, m, wheel)) f.frameworks.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), utf8_of(sp)));
         if (n != "torch") continue;
-        const auto lib = (sp / n / "lib").string();
+        const auto lib = utf8_of(sp / path_from_utf8(n) / "lib");
         const auto names = sys.list_dir(lib);
         if (std::any_of(names.begin(), names.end(), [](const std::string& x) { return x.starts_with("libcudnn") || x.starts_with("cudnn"); }))
           f.frameworks.push_back(fmt::format("PyTorch's own cuDNN in {}", lib));

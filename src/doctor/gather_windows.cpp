@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
@@ -23,7 +24,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   for (const auto& d : o.drives)
     if (auto p = WindowsMount::parse_drive_option(d)) mount.map_drive(p->first, p->second);
   std::error_code ec;
-  std::string root = fs::absolute(t.root, ec).lexically_normal().string();
+  std::string root = utf8_of(fs::absolute(path_from_utf8(t.root), ec).lexically_normal());
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   if (auto w = WindowsMount::infer_from_wsl_path(root); w && !mount.drives().count(w->first)) mount.map_drive(w->first, w->second);
   const auto lookup = [&o](const std::string& n) -> std::optional<std::string> {
@@ -39,12 +40,12 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   std::vector<std::string> named;
   if (const auto cp = lookup("CUDA_PATH")) named.push_back(*cp);
   for (const auto& e : entries) named.push_back(expand_windows_vars(e, lookup));
-  const auto dll_local = (fs::path(root) / t.dll_dir).lexically_normal().string();
+  const auto dll_local = utf8_of((path_from_utf8(root) / t.dll_dir).lexically_normal());
   for (const auto& n : named) {
     std::string w = n;
     w.erase(std::remove(w.begin(), w.end(), '"'), w.end());
     while (w.size() > 3 && (w.back() == '\\' || w.back() == '/')) w.pop_back();
-    for (const auto& local : {root, dll_local, (fs::path(root) / "bin").string()}) {
+    for (const auto& local : {root, dll_local, utf8_of(path_from_utf8(root) / "bin")}) {
       auto m = WindowsMount::infer_from_match(w, local);
       if (m && !mount.drives().count(m->first)) {
         mount.map_drive(m->first, m->second);
@@ -54,8 +55,8 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   }
   if (!mount.empty()) f.notes.push_back("Windows drives mapped: " + mount.describe());
   win.dll_dir = dll_local;
-  for (const auto& b : {fs::path(root) / "bin", fs::path(root) / "bin" / "x64"})
-    if (sys.is_dir(b.string())) win.toolkit_bins.push_back(b.string());
+  for (const auto& b : {path_from_utf8(root) / "bin", path_from_utf8(root) / "bin" / "x64"})
+    if (sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b));
   const auto sysroot = lookup("SystemRoot").value_or("C:\\Windows");
   if (!o.system32.empty()) win.system32 = o.system32;
   else if (auto l = mount.to_local(sysroot + "\\System32"); l && sys.is_dir(*l)) win.system32 = *l;
@@ -76,9 +77,9 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
 void prepare_native(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   const auto& t = *f.tk();
   auto& win = f.win;
-  win.dll_dir = (fs::path(t.root) / t.dll_dir).lexically_normal().string();
-  for (const auto& b : {fs::path(t.root) / "bin", fs::path(t.root) / "bin" / "x64"})
-    if (sys.is_dir(b.string())) win.toolkit_bins.push_back(b.lexically_normal().string());
+  win.dll_dir = utf8_of((path_from_utf8(t.root) / t.dll_dir).lexically_normal());
+  for (const auto& b : {path_from_utf8(t.root) / "bin", path_from_utf8(t.root) / "bin" / "x64"})
+    if (sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b.lexically_normal()));
   for (auto sd : windows_search_order(env, "")) {
     sd.local = sd.dir;
     if (sd.via == "System32" && sys.is_dir(sd.dir)) win.system32 = sd.dir;

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> discover_sub_libraries(const std::string& dir, unsigned major, Os os) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) names.push_back(utf8_of(e.path().filename()));
+  for (const auto& e : fs::directory_iterator(path_from_utf8(dir), ec)) names.push_back(utf8_of(e.path().filename()));
   return cudnn_sub_library_files(names, major, os);  // graph and ops first: the others need them
 }
 

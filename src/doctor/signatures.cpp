@@ -80,6 +80,12 @@ constexpr Signature k_signatures[] = {
     {"driver.none", "driver.library", 4, "No NVIDIA driver", "`libcuda.so.1: cannot open shared object file`; `CUDA driver version is insufficient`",
      "the NVIDIA driver is not installed, or this container or VM has no GPU passed through",
      "install the NVIDIA driver; in a container run it with the GPU (docker --gpus all); under WSL2 keep /usr/lib/wsl/lib on the path"},
+    {"driver.none.windows", "driver.library", 4, "No NVIDIA driver (Windows: no nvcuda.dll)",
+     "CUDA programs find no device or report an insufficient driver; nvcuda.dll is not in System32",
+     "nvcuda.dll, the CUDA driver library, comes only with NVIDIA's display driver, which puts it in System32; the CUDA toolkit and "
+     "cuDNN do not contain it, so without the driver nothing reaches the GPU",
+     "install the NVIDIA display driver for this GPU (nvidia.com/drivers) from an elevated prompt, then open a new prompt and run "
+     "cudnnctl doctor again; in a virtual machine, pass the GPU through first"},
     {"driver.stub", "driver.library", 4, "The toolkit's stub library is loaded as the driver", "`CUDA_ERROR_STUB_LIBRARY`; cuDNN says `cudaGetDeviceCount(&count) != cudaSuccess`",
      "lib64/stubs/libcuda.so is for linking only; a folder holding it (or a copy named libcuda.so.1) comes first on the loader path",
      "remove the stubs folder from LD_LIBRARY_PATH and ld.so.conf.d, and delete any libcuda.so.1 copied from it"},

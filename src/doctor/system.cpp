@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -20,22 +21,23 @@ public:
   std::vector<std::string> list_dir(const std::string& dir) override {
     std::vector<std::string> out;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(dir, ec)) out.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(path_from_utf8(dir), ec)) out.push_back(utf8_of(e.path().filename()));
     std::sort(out.begin(), out.end());
     return out;
   }
   bool exists(const std::string& path) override {
     std::error_code ec;
-    return fs::exists(path, ec);
+    return fs::exists(path_from_utf8(path), ec);
   }
   bool is_dir(const std::string& path) override {
     std::error_code ec;
-    return fs::is_directory(path, ec);
+    return fs::is_directory(path_from_utf8(path), ec);
   }
   std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
+    const auto p = path_from_utf8(path);
+    if (!fs::is_regular_file(p, ec)) return std::nullopt;
+    std::ifstream in(p, std::ios::binary);
     if (!in) return std::nullopt;
     std::string text(max_bytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));

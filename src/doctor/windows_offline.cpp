@@ -270,7 +270,7 @@ std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::s
   const auto hit = s.find("nvcuda.dll");
   if (!hit) {
     out.push_back(make("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver on that machine: {} has no nvcuda.dll", *in.system32),
-                       "driver.none"));
+                       "driver.none.windows"));
     return out;
   }
   auto pe = pe_in(in.files, hit->path);

@@ -46,8 +46,22 @@ std::string shell_word(const std::string& word) {
   return plain ? word : quote(word, Shell::bash);
 }
 
+namespace {
+// A Windows folder (C:\..., \\server\...) is typed into cmd or PowerShell, where "..." quotes and '...' does not (cmd)
+bool windows_folder(const std::string& p) {
+  return (p.size() >= 3 && std::isalpha(static_cast<unsigned char>(p[0])) && p[1] == ':' && (p[2] == '\\' || p[2] == '/')) || p.starts_with("\\\\");
+}
+std::string cmd_word(const std::string& word) {
+  const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("\\/:._-").find(c) != std::string_view::npos;
+  });
+  return plain ? word : "\"" + word + "\"";  // a Windows path holds no '"'
+}
+} // namespace
+
 std::string toolkit_command(const std::string& toolkit_root, const std::string& command, const std::string& tail) {
-  return fmt::format("cudnnctl {} --cuda-path {}{}{}", command, shell_word(toolkit_root), tail.empty() ? "" : " ", tail);
+  const auto root = windows_folder(toolkit_root) ? cmd_word(toolkit_root) : shell_word(toolkit_root);
+  return fmt::format("cudnnctl {} --cuda-path {}{}{}", command, root, tail.empty() ? "" : " ", tail);
 }
 
 std::vector<std::string> loader_path_warnings(const std::string& value) {

@@ -144,13 +144,13 @@ public:
     const std::string tmp = p + ".tmp";
     if (auto ok = platform::write_file_durably(tmp, content); !ok) {  // on the disk before it replaces anything
       std::error_code ignored;
-      fs::remove(tmp, ignored);
+      fs::remove(path_from_utf8(tmp), ignored);
       return ok;
     }
     std::error_code ec;
     fs::rename(path_from_utf8(tmp), path_from_utf8(p), ec);  // replaces: this is how a journal or receipt moves to its next state
     if (ec) return fs_error("replace", p, ec);
-    return platform::flush_to_disk(fs::path(p).parent_path().string());
+    return platform::flush_to_disk(parent_of(p));
   }
   Result<void> flush(const std::string& p) override { return platform::flush_to_disk(p); }
   Result<std::string> read_text(const std::string& p) const override {

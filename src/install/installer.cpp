@@ -11,6 +11,7 @@
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/install/content_check.hpp"
 #include "cudnnctl/install/placement.hpp"
 #include "cudnnctl/install/state_check.hpp"
@@ -38,7 +39,7 @@ void drop_empty_state(const std::string& state, InstallFs& fs) {
   if (!only_lock) return;
   for (const auto& f : fs.list(state)) (void)fs.remove_file(state + "/" + f);
   std::error_code ec;
-  if (std::filesystem::is_empty(state, ec)) (void)fs.remove_tree(state);
+  if (std::filesystem::is_empty(path_from_utf8(state), ec)) (void)fs.remove_tree(state);
 }
 
 // Creates the state folder, takes the lock and finishes or rolls back an interrupted run.
@@ -74,8 +75,8 @@ Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
 Toolkit resolved(const Toolkit& t) {
   Toolkit r = t;
   std::error_code ec;
-  const auto real = std::filesystem::canonical(t.root, ec);
-  if (!ec) r.root = real.string();
+  const auto real = std::filesystem::canonical(path_from_utf8(t.root), ec);
+  if (!ec) r.root = utf8_of(real);
   return r;
 }
 
@@ -93,7 +94,7 @@ Result<void> check_destinations(const Toolkit& t) {
   for (const auto& d : dirs) {
     const auto path = t.root + "/" + d;
     std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) continue;  // created below the root, on its file system
+    if (!std::filesystem::is_directory(path_from_utf8(path), ec)) continue;  // created below the root, on its file system
     auto place = platform::folder_place(path);
     if (!place) return Unexpected<Error>(place.error());
     if (place->read_only)

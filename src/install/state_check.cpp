@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/utf8_path.hpp"
+
 namespace cudnnctl {
 
 namespace fs = std::filesystem;
@@ -112,9 +114,9 @@ Result<void> check_journal_paths(const Journal& j, const std::string& root, cons
 std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root) {
   std::vector<LeftoverStaging> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::path(toolkit_root) / ".cudnnctl", ec)) {
-    if (!e.path().filename().string().starts_with("staging-") || e.is_symlink(ec) || !e.is_directory(ec)) continue;
-    LeftoverStaging s{e.path().string(), 0};
+  for (const auto& e : fs::directory_iterator(path_from_utf8(toolkit_root) / ".cudnnctl", ec)) {
+    if (!utf8_of(e.path().filename()).starts_with("staging-") || e.is_symlink(ec) || !e.is_directory(ec)) continue;
+    LeftoverStaging s{utf8_of(e.path()), 0};
     for (auto it = fs::recursive_directory_iterator(e.path(), ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       if (it->is_regular_file(ec) && !it->is_symlink(ec)) s.bytes += it->file_size(ec);
     out.push_back(std::move(s));

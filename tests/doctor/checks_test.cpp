@@ -155,6 +155,38 @@ TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor]
   CHECK(gpu_usable(f));
 }
 
+TEST_CASE("no driver on Windows: the finding names nvcuda.dll and the cause and fix are Windows ones", "[doctor][checks]") {
+  DoctorFacts f;
+  f.host_os = Os::windows;
+  f.toolkit.chosen = windows_tk();
+  f.model = LoaderModel::windows_pe;
+  f.major = 9;
+  ProbeResult p;
+  p.version = 90100;
+  p.driver_loaded = false;
+  p.driver_error = "nvcuda.dll: Module not found. (Windows error 126)";
+  f.probe = p;
+  const auto drv = run(f, check_driver_library);
+  REQUIRE(drv.size() == 1);
+  CHECK(drv[0].status == CheckStatus::skip);
+  CHECK_THAT(drv[0].finding, Catch::Contains("no NVIDIA driver") && Catch::Contains("nvcuda.dll"));
+  CHECK_THAT(drv[0].cause, Catch::Contains("nvcuda.dll") && Catch::Contains("display driver"));
+  CHECK_THAT(drv[0].fix, Catch::Contains("install the NVIDIA display driver") && !Catch::Contains("docker") && !Catch::Contains("/usr/lib"));
+  // the same machine read offline (its System32 without nvcuda.dll) gives the same cause and fix
+  f.offline = true;
+  f.win.system32 = "C:/Windows/System32";
+  f.win.files.dirs["C:/Windows/System32"] = {"kernel32.dll"};
+  const auto offline = run(f, check_driver_library);
+  REQUIRE(offline.size() == 1);
+  CHECK(offline[0].cause == drv[0].cause);
+  CHECK(offline[0].fix == drv[0].fix);
+  // and a Linux machine keeps the Linux advice
+  auto linux_f = healthy_linux();
+  p.driver_error = "libcuda.so.1: cannot open shared object file";
+  linux_f.probe = p;
+  CHECK_THAT(run(linux_f, check_driver_library)[0].fix, Catch::Contains("docker --gpus all"));
+}
+
 TEST_CASE("native Windows uses the Windows loader model: PE imports along the DLL search order", "[doctor][checks]") {
   FakeSystem sys;
   const std::string bin = "C:/CUDA/v12.4/bin";

@@ -39,6 +39,10 @@ TEST_CASE("loader path: printed commands name the toolkit, quoted for the shell"
   CHECK(toolkit_command("/usr/local/cuda", "path", "--apply") == "cudnnctl path --cuda-path /usr/local/cuda --apply");
   CHECK(toolkit_command("/opt/my cuda", "path") == "cudnnctl path --cuda-path '/opt/my cuda'");
   CHECK(shell_word("it's") == "'it'\\''s'");
+  // a Windows toolkit's command is typed into cmd or PowerShell: double quotes (cmd takes '...' literally)
+  CHECK(toolkit_command("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4", "path", "--apply --scope user") ==
+        "cudnnctl path --cuda-path \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\" --apply --scope user");
+  CHECK(toolkit_command("C:\\CUDA\\v12.4", "path") == "cudnnctl path --cuda-path C:\\CUDA\\v12.4");
 }
 
 TEST_CASE("loader path: empty and relative LD_LIBRARY_PATH entries are warned about", "[loader_path]") {

@@ -11,6 +11,7 @@
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/install/install_fs.hpp"
+#include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
@@ -217,4 +218,60 @@ TEST_CASE("the doctor's file layer on a Windows toolkit, under Windows", "[windo
   const auto fixed = run_doctor(o, env);
   for (const auto& c : fixed.checks)
     if (c.id == "files.dlls") CHECK(c.status == CheckStatus::pass);
+}
+
+TEST_CASE("the native doctor on a Windows toolkit under a non-ASCII path: layer 3 reads the DLLs' PE imports", "[windows]") {
+  const auto base = scratch("doctor-utf8");
+  const auto root = base / from_utf8("\xE5\xBC\xA0\xE4\xB8\x89") / "cuda" / "v12.4";  // 张三
+  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+  fs::create_directories(root / "bin");
+  fs::create_directories(root / "include");
+  fs::create_directories(root / "lib" / "x64");
+  write(utf8(root / "bin" / "nvcc.exe"), "nvcc");
+  write(utf8(root / "include" / "cuda.h"), "#define CUDA_VERSION 12040\n");
+  write(utf8(root / "include" / "cudnn_version.h"), "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+  for (const char* dll : {"cudnn64_9.dll", "cudnn_graph64_9.dll"}) fs::copy_file(dlls / "new" / dll, root / "bin" / dll);
+  DoctorOptions o;
+  o.cuda_path = utf8(root);
+  o.only_layer = 3;
+  o.self_exe = "unused";  // the probe cannot start: loader.load fails, the file checks do not need it
+  wchar_t sysroot[MAX_PATH];
+  GetEnvironmentVariableW(L"SystemRoot", sysroot, MAX_PATH);
+  platform::MapEnvironment env(std::map<std::string, std::string>{{"SystemRoot", utf8(fs::path(sysroot))}, {"PATH", ""}});
+  const auto r = run_doctor(o, env);
+  const Check* needed = nullptr;
+  for (const auto& c : r.checks) {
+    UNSCOPED_INFO(c.id << ": " << c.finding);
+    if (c.id == "loader.needed") needed = &c;
+  }
+  REQUIRE(needed);  // not "loader.skipped: no cuDNN library": the DLL folder was listed through its UTF-8 name
+  CHECK(needed->status == CheckStatus::pass);
+  CHECK_THAT(needed->finding, Catch::Contains("imports of the cuDNN DLLs resolve"));
+}
+
+TEST_CASE("install state under a non-ASCII toolkit path: write_atomic and the leftover staging scan", "[windows]") {
+  const auto state = scratch("state-utf8") / from_utf8("\xE5\xBC\xA0\xE4\xB8\x89") / ".cudnnctl";  // 张三
+  auto real = make_real_fs();
+  REQUIRE(real->make_dirs(utf8(state / "staging-1")));
+  // the receipt and the journal are replaced through write_atomic, which flushes their folder
+  const auto written = real->write_atomic(utf8(state / "receipt.json"), "{}");
+  INFO((written ? std::string() : written.error().message));
+  CHECK(written);
+  CHECK(fs::exists(state / "receipt.json"));
+  const auto left = leftover_staging(utf8(state.parent_path()));
+  REQUIRE(left.size() == 1);
+  CHECK(left[0].path == utf8(state / "staging-1"));
+}
+
+#include "cudnnctl/doctor/probe.hpp"
+
+TEST_CASE("the probe finds cuDNN's sub-DLLs in a folder with a non-ASCII name", "[windows]") {
+  const auto dir = scratch("probe-utf8") / from_utf8("\xE6\xB5\x8B\xE8\xAF\x95") / "bin";  // 测试
+  fs::create_directories(dir);
+  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+  for (const char* dll : {"cudnn64_9.dll", "cudnn_graph64_9.dll"}) fs::copy_file(dlls / "new" / dll, dir / dll);
+  // the probe loads these first, by full path: cuDNN then finds them loaded when it opens them by name
+  const auto subs = discover_sub_libraries(utf8(dir), 9, Os::windows);
+  REQUIRE(subs.size() == 1);
+  CHECK(subs[0] == "cudnn_graph64_9.dll");
 }

@@ -267,6 +267,18 @@ for d in ("dl", "我的 cuDNN"):
     os.link(zip_path, os.path.join(DRIVE_C, d, ARCHIVE + ".zip")) if os.stat(zip_path).st_dev == os.stat(DRIVE_C).st_dev else \
         os.symlink(zip_path, os.path.join(DRIVE_C, d, ARCHIVE + ".zip"))
 
+if OTHERS:  # zip only: a Linux .tar.xz is refused with what to use instead (no libarchive in the Windows build)
+    import io, tarfile
+    TAR = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz"
+    os.makedirs(unix("C:\\out"), exist_ok=True)
+    with tarfile.open(os.path.join(DRIVE_C, "dl", TAR), "w:xz") as t:
+        data = b"#define CUDNN_MAJOR 9\n"
+        info = tarfile.TarInfo("cudnn-linux-x86_64-9.1.0.70_cuda12-archive/include/cudnn_version.h")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    rc, out, err = cudnnctl("extract", "C:\\dl\\" + TAR, "--to", "C:\\out\\tar", "--sha256", sha256(os.path.join(DRIVE_C, "dl", TAR)))
+    check(rc == 7 and "zip archives only" in err and "WSL" in err, f"a .tar.xz is refused by the zip-only exe (exit 7): rc {rc} {err.strip()[:300]}")
+
 scenario("ascii", "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4", "C:\\dl\\" + ARCHIVE + ".zip", zip_sha)
 
 if os.environ.get("CUDNNCTL_WINDOWS_EXE_ASCII_ONLY") != "1":
