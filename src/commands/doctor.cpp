@@ -71,25 +71,13 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
       opts->windows_path_origin = "--path-value";
     }
     if (!path_files->empty()) {
-      std::vector<RegKey> keys;
-      for (const auto& f : *path_files) {
-        auto text = platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20);
-        if (!text) return Unexpected<Error>(text.error());
-        auto parsed = parse_reg_export(*text, f);
-        if (!parsed) return Unexpected<Error>(parsed.error());
-        keys.insert(keys.end(), parsed->begin(), parsed->end());
-      }
-      const auto exported = environment_from_exports(keys);
-      if (exported.sources.empty())
-        return fail(ErrorCode::input_invalid,
-                    fmt::format("{} holds neither the machine nor the user Environment key", fmt::join(*path_files, ", ")),
-                    "export HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment and HKCU\\Environment",
-                    path_files->front());
+      auto exported = read_environment_exports(*path_files);
+      if (!exported) return Unexpected<Error>(exported.error());
       if (!opts->windows_path) {
-        opts->windows_path = exported.path;
+        opts->windows_path = exported->path;
         opts->windows_path_origin = fmt::format("{}", fmt::join(*path_files, " + "));
       }
-      opts->windows_vars = exported.vars;
+      opts->windows_vars = exported->vars;
     }
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);

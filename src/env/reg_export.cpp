@@ -4,8 +4,10 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
 
@@ -176,6 +178,23 @@ ExportedEnvironment environment_from_exports(const std::vector<RegKey>& keys) {
   out.path = machine_path;
   if (!user_path.empty()) out.path += (out.path.empty() || out.path.ends_with(";") ? "" : ";") + user_path;
   return out;
+}
+
+Result<ExportedEnvironment> read_environment_exports(const std::vector<std::string>& files) {
+  std::vector<RegKey> keys;
+  for (const auto& f : files) {
+    auto text = platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20);
+    if (!text) return Unexpected<Error>(text.error());
+    auto parsed = parse_reg_export(*text, f);
+    if (!parsed) return Unexpected<Error>(parsed.error());
+    keys.insert(keys.end(), parsed->begin(), parsed->end());
+  }
+  auto exported = environment_from_exports(keys);
+  if (exported.sources.empty())
+    return fail(ErrorCode::input_invalid, fmt::format("{} holds neither the machine nor the user Environment key", fmt::join(files, ", ")),
+                "export HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment and HKCU\\Environment",
+                files.empty() ? std::string() : files.front());
+  return exported;
 }
 
 } // namespace cudnnctl

@@ -35,4 +35,8 @@ struct ExportedEnvironment {
 };
 ExportedEnvironment environment_from_exports(const std::vector<RegKey>& keys);
 
+/// Reads `reg export` files (each through the hostile-input-safe reader, 16 MiB at most), parses them and
+/// merges their Environment keys. An error names the file; files holding neither Environment key are an error.
+Result<ExportedEnvironment> read_environment_exports(const std::vector<std::string>& files);
+
 } // namespace cudnnctl
