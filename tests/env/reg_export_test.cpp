@@ -2,6 +2,9 @@
 
 #include "cudnnctl/env/reg_export.hpp"
 
+#include <filesystem>
+#include <fstream>
+
 using namespace cudnnctl;
 
 namespace {
@@ -53,4 +56,29 @@ TEST_CASE("registry exports: what is not one is refused with the file named", "[
     CHECK(r.error().path == "x.reg");
     CHECK_THAT(r.error().hint, Catch::Contains("reg export"));
   }
+}
+
+TEST_CASE("registry exports: files are read, merged, and refused when no Environment key is in them", "[reg_export]") {
+  const auto dir = std::filesystem::temp_directory_path() / "cudnnctl-reg-files";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return (dir / name).string();
+  };
+  const auto user = write("user.reg", "Windows Registry Editor Version 5.00\r\n\r\n[HKEY_CURRENT_USER\\Environment]\r\n\"Path\"=\"C:\\\\tools\"\r\n");
+  const auto other = write("other.reg", "Windows Registry Editor Version 5.00\r\n\r\n[HKEY_CURRENT_USER\\Software\\X]\r\n\"Path\"=\"C:\\\\x\"\r\n");
+  const auto merged = read_environment_exports({user});
+  REQUIRE(merged);
+  CHECK(merged->path.find("C:\\tools") != std::string::npos);
+  const auto none = read_environment_exports({other});
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code == ErrorCode::input_invalid);
+  CHECK_THAT(none.error().message, Catch::Contains("other.reg") && Catch::Contains("neither the machine nor the user Environment key"));
+  const auto missing = read_environment_exports({(dir / "nope.reg").string()});
+  REQUIRE_FALSE(missing);
+  CHECK_THAT(missing.error().message, Catch::Contains("nope.reg"));
+  const auto folder = read_environment_exports({dir.string()});  // a folder is refused by the input reader, named
+  REQUIRE_FALSE(folder);
+  std::filesystem::remove_all(dir);
 }
