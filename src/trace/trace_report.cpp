@@ -141,89 +141,78 @@ int compare_versions(std::string_view a, std::string_view b) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-TraceReport build_trace_report(const std::vector<TraceEvent>& events, const TraceSeams& seams, const std::string& want_cudnn) {
-  TraceReport r;
-  std::map<long, std::string> program;   // the latest program of each pid
-  std::map<long, long> parent;
+namespace {
+
+// What the events said so far, per process.
+struct TraceState {
   struct Asked {
     std::string name, requester;
-    std::vector<std::string> tried;
+    std::vector<std::string> tried;  // "step\tpath"
     bool resolved = false;
   };
+  std::map<long, std::string> program;   // the latest program of each pid
+  std::map<long, long> parent;
   std::map<long, std::vector<Asked>> asked;  // per pid, in order
   std::set<long> active;
   // what each main cuDNN asked for by name: its sub-libraries with its own version, cuBLASLt with its CUDA major
   std::map<std::string, std::string> cudnn_version_asked;
   std::map<std::string, unsigned> cudnn_cublaslt_major;
+};
+
+// 'S': a library asked for by name, or one folder the loader tried for it
+void on_search(TraceState& st, const TraceEvent& e) {
   static const std::regex versioned_sub(R"(^libcudnn_[a-z_]+\.so\.(\d+\.\d+\.\d+)$)");
-
-  for (const auto& e : events) {
-    if (e.kind == 'P') {
-      program[e.pid] = e.b;
-      try {
-        parent[e.pid] = std::stol(e.a);
-      } catch (...) {
-      }
-      continue;
-    }
-    active.insert(e.pid);
-    if (e.kind == 'S') {
-      auto& list = asked[e.pid];
-      if (e.a == "asked") {
-        list.push_back({e.b, e.c, {}, false});
-        const auto req = classify_library(base_name(e.c));
-        std::smatch m;
-        if (req.family == LibFamily::cudnn && std::regex_match(e.b, m, versioned_sub) && !cudnn_version_asked.contains(e.c))
-          cudnn_version_asked[e.c] = m[1];
-        const auto want = classify_library(e.b);
-        if ((req.family == LibFamily::cudnn || req.family == LibFamily::cudnn_sub) && want.family == LibFamily::cublaslt && want.major)
-          cudnn_cublaslt_major[e.c] = want.major;
-      } else if (!list.empty()) {
-        list.back().tried.push_back(e.a + "\t" + e.b);
-      }
-      continue;
-    }
-    // 'O': which search step produced this path
-    LoadedLibrary lib;
-    lib.order = r.loaded.size() + 1;
-    lib.pid = e.pid;
-    lib.program = program.contains(e.pid) ? program[e.pid] : std::string();
-    lib.path = e.a;
-    lib.name = base_name(e.a);
-    lib.kind = classify_library(lib.name);
-    auto& list = asked[e.pid];
-    for (auto it = list.rbegin(); it != list.rend(); ++it) {
-      if (it->resolved) continue;
-      if (it->name == e.a) {
-        lib.step = "path given by the program", lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
-        break;
-      }
-      const auto hit = std::find_if(it->tried.rbegin(), it->tried.rend(), [&](const std::string& t) { return t.substr(t.find('\t') + 1) == e.a; });
-      if (hit != it->tried.rend()) {
-        lib.step = hit->substr(0, hit->find('\t')), lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
-        break;
-      }
-    }
-    if (lib.step.empty()) lib.step = "loaded as a dependency before the trace saw a request";
-    // earlier requests of the same library under other names (libcudnn_graph.so.9.19.0, then .9.19) were
-    // cuDNN trying exact names first: they are answered by this load
-    const auto stem = lib.kind.stem;
-    for (auto& a : list)
-      if (!a.resolved && classify_library(base_name(a.name)).stem == stem) a.resolved = true;
-    lib.facts = seams.describe ? seams.describe(lib.path) : LibraryFacts{};
-    if (seams.other_copies) lib.others = seams.other_copies(lib.path, lib.requested_by);
-    r.loaded.push_back(std::move(lib));
+  auto& list = st.asked[e.pid];
+  if (e.a != "asked") {
+    if (!list.empty()) list.back().tried.push_back(e.a + "\t" + e.b);
+    return;
   }
+  list.push_back({e.b, e.c, {}, false});
+  const auto req = classify_library(base_name(e.c));
+  std::smatch m;
+  if (req.family == LibFamily::cudnn && std::regex_match(e.b, m, versioned_sub) && !st.cudnn_version_asked.contains(e.c))
+    st.cudnn_version_asked[e.c] = m[1];
+  const auto want = classify_library(e.b);
+  if ((req.family == LibFamily::cudnn || req.family == LibFamily::cudnn_sub) && want.family == LibFamily::cublaslt && want.major)
+    st.cudnn_cublaslt_major[e.c] = want.major;
+}
 
-  // versions the trace itself shows: a main cuDNN asks for its sub-libraries by its own full version
-  for (auto& lib : r.loaded)
-    if (lib.kind.family == LibFamily::cudnn && cudnn_version_asked.contains(lib.path)) {
-      const auto& v = cudnn_version_asked[lib.path];
-      if (lib.facts.version.empty() || lib.facts.version_source == "SONAME")
-        lib.facts.version = v, lib.facts.version_source = "the sub-library names it asks for";
+// 'O': a library loaded, and which search step produced its path
+LoadedLibrary on_open(TraceState& st, const TraceEvent& e, std::size_t order, const TraceSeams& seams) {
+  LoadedLibrary lib;
+  lib.order = order;
+  lib.pid = e.pid;
+  lib.program = st.program.contains(e.pid) ? st.program[e.pid] : std::string();
+  lib.path = e.a;
+  lib.name = base_name(e.a);
+  lib.kind = classify_library(lib.name);
+  auto& list = st.asked[e.pid];
+  for (auto it = list.rbegin(); it != list.rend(); ++it) {
+    if (it->resolved) continue;
+    if (it->name == e.a) {
+      lib.step = "path given by the program", lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
+      break;
     }
+    const auto hit = std::find_if(it->tried.rbegin(), it->tried.rend(), [&](const std::string& t) { return t.substr(t.find('\t') + 1) == e.a; });
+    if (hit != it->tried.rend()) {
+      lib.step = hit->substr(0, hit->find('\t')), lib.asked_as = it->name, lib.requested_by = it->requester, it->resolved = true;
+      break;
+    }
+  }
+  if (lib.step.empty()) lib.step = "loaded as a dependency before the trace saw a request";
+  // earlier requests of the same library under other names (libcudnn_graph.so.9.19.0, then .9.19) were
+  // cuDNN trying exact names first: they are answered by this load
+  for (auto& a : list)
+    if (!a.resolved && classify_library(base_name(a.name)).stem == lib.kind.stem) a.resolved = true;
+  lib.facts = seams.describe ? seams.describe(lib.path) : LibraryFacts{};
+  if (seams.other_copies) lib.others = seams.other_copies(lib.path, lib.requested_by);
+  return lib;
+}
 
-  for (const auto& [pid, list] : asked)
+// requests no load answered, with the folders tried (the linker's per-CPU subfolders left out)
+std::vector<MissingLibrary> unanswered(const TraceState& st) {
+  std::vector<MissingLibrary> out;
+  for (const auto& [pid, list] : st.asked)
     for (const auto& a : list) {
       if (a.resolved) continue;
       MissingLibrary m{pid, a.name, a.requester, {}};
@@ -231,77 +220,117 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
         auto d = dir_name(t.substr(t.find('\t') + 1));
         if (d.find("/glibc-hwcaps/") != std::string::npos || d.find("/tls/") != std::string::npos || d.find("/haswell") != std::string::npos ||
             d.find("/avx512_1") != std::string::npos || d.ends_with("/x86_64"))
-          continue;  // the linker's per-CPU subfolders of each default folder
+          continue;
         if (std::find(m.tried.begin(), m.tried.end(), d) == m.tried.end()) m.tried.push_back(d);
       }
-      r.missing.push_back(std::move(m));
+      out.push_back(std::move(m));
     }
+  return out;
+}
 
-  for (long pid : active) r.processes.push_back({pid, parent.contains(pid) ? parent[pid] : 0, program.contains(pid) ? program[pid] : std::string()});
-
-  // faults, per process
-  for (const auto& proc : r.processes) {
-    std::vector<const LoadedLibrary*> libs;
-    for (const auto& l : r.loaded)
-      if (l.pid == proc.pid) libs.push_back(&l);
-    const LoadedLibrary* main = nullptr;
-    std::map<std::string, std::vector<std::string>> versions;  // version -> files
-    std::set<unsigned> cuda_majors;
-    std::vector<std::string> cuda_files;
-    for (const auto* l : libs) {
-      if (l->kind.family == LibFamily::cudnn && !main) main = l;
-      if ((l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub) && !l->facts.version.empty())
-        versions[release_of(l->facts.version)].push_back(l->name);
-      if ((l->kind.family == LibFamily::cudart || l->kind.family == LibFamily::cublas || l->kind.family == LibFamily::cublaslt ||
-           l->kind.family == LibFamily::nvrtc) && l->kind.major) {
-        cuda_majors.insert(l->kind.major);
-        cuda_files.push_back(fmt::format("{} (CUDA {})", l->name, l->kind.major));
-      }
-      if ((l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub) && cudnn_cublaslt_major.contains(l->path)) {
-        cuda_majors.insert(cudnn_cublaslt_major[l->path]);
-        cuda_files.push_back(fmt::format("{} (built for CUDA {}: asks for libcublasLt.so.{})", l->name, cudnn_cublaslt_major[l->path],
-                                         cudnn_cublaslt_major[l->path]));
-      }
+// one process's libraries: its cuDNN releases (version -> files) and CUDA majors (with the files saying so)
+struct ProcessStack {
+  std::vector<const LoadedLibrary*> libs;
+  const LoadedLibrary* main = nullptr;
+  std::map<std::string, std::vector<std::string>> versions;
+  std::set<unsigned> cuda_majors;
+  std::vector<std::string> cuda_files;
+};
+ProcessStack stack_of(long pid, const TraceReport& r, const TraceState& st) {
+  ProcessStack p;
+  for (const auto& l : r.loaded)
+    if (l.pid == pid) p.libs.push_back(&l);
+  for (const auto* l : p.libs) {
+    const bool cudnn = l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub;
+    if (l->kind.family == LibFamily::cudnn && !p.main) p.main = l;
+    if (cudnn && !l->facts.version.empty()) p.versions[release_of(l->facts.version)].push_back(l->name);
+    if ((l->kind.family == LibFamily::cudart || l->kind.family == LibFamily::cublas || l->kind.family == LibFamily::cublaslt ||
+         l->kind.family == LibFamily::nvrtc) && l->kind.major) {
+      p.cuda_majors.insert(l->kind.major);
+      p.cuda_files.push_back(fmt::format("{} (CUDA {})", l->name, l->kind.major));
     }
-    bool mixed = false;
-    for (auto a = versions.begin(); a != versions.end(); ++a)
-      for (auto b = std::next(a); b != versions.end(); ++b) mixed = mixed || !releases_agree(a->first, b->first);
-    if (mixed) {
-      std::string d;
-      for (const auto& [v, files] : versions) d += fmt::format("{}{}: {}", d.empty() ? "" : "; ", v, fmt::join(files, ", "));
-      r.faults.push_back({"loader.versions.mixed", proc.pid, "cuDNN files of several releases in one process: " + d});
+    if (const auto it = st.cudnn_cublaslt_major.find(l->path); cudnn && it != st.cudnn_cublaslt_major.end()) {
+      p.cuda_majors.insert(it->second);
+      p.cuda_files.push_back(fmt::format("{} (built for CUDA {}: asks for libcublasLt.so.{})", l->name, it->second, it->second));
     }
-    if (main) {
-      for (const auto* l : libs)
-        if (l->kind.family == LibFamily::cudnn_sub && dir_name(l->path) != dir_name(main->path))
-          r.faults.push_back({"loader.sublibrary.elsewhere", proc.pid,
-                              fmt::format("{} comes from {} ({}), but {} from {}", l->name, dir_name(l->path), l->step, main->name, dir_name(main->path))});
-      if (!want_cudnn.empty() && !main->facts.version.empty() &&
-          (compare_versions(main->facts.version, want_cudnn) < 0 ||
-           compare_versions(main->facts.version.substr(0, main->facts.version.find('.')), want_cudnn.substr(0, want_cudnn.find('.'))) != 0))
-        r.faults.push_back({"files.search_path", proc.pid,
-                            fmt::format("{} {} is loaded ({}), but the program wants cuDNN {}", main->path, main->facts.version, main->step, want_cudnn)});
-      if (!main->facts.installed_by_cudnnctl)
-        for (const auto& o : main->others)
-          if (o.installed_by_cudnnctl)
-            r.faults.push_back({"files.search_path", proc.pid,
-                                fmt::format("the cuDNN cudnnctl installed ({}{}) is not the one loaded: {} came first ({})", o.path,
-                                            o.version.empty() ? "" : " " + o.version, main->path, main->step)});
-    }
-    if (cuda_majors.size() > 1)
-      r.faults.push_back({"loader.cuda-majors", proc.pid, fmt::format("CUDA libraries of majors {} in one process: {}", fmt::join(cuda_majors, " and "),
-                                                                      fmt::join(cuda_files, "; "))});
-    for (const auto& m : r.missing)
-      if (m.pid == proc.pid) {
-        const auto k = classify_library(base_name(m.name));
-        const char* sig = k.family == LibFamily::cudnn_sub || k.family == LibFamily::cudnn ? "files.complete"
-                          : k.family == LibFamily::driver                                 ? "driver.none"
-                                                                                          : "loader.runtime_deps";
-        r.faults.push_back({sig, proc.pid, fmt::format("{} was asked for{} and not found (looked in {})", m.name,
-                                                       m.requested_by.empty() ? "" : " by " + m.requested_by,
-                                                       m.tried.empty() ? "no folder" : fmt::format("{}", fmt::join(m.tried, ", ")))});
-      }
   }
+  return p;
+}
+
+// the main cuDNN's faults: sub-libraries from elsewhere, older than wanted, not the copy cudnnctl installed
+void main_cudnn_faults(long pid, const ProcessStack& p, const std::string& want_cudnn, TraceReport& r) {
+  const auto* main = p.main;
+  for (const auto* l : p.libs)
+    if (l->kind.family == LibFamily::cudnn_sub && dir_name(l->path) != dir_name(main->path))
+      r.faults.push_back({"loader.sublibrary.elsewhere", pid,
+                          fmt::format("{} comes from {} ({}), but {} from {}", l->name, dir_name(l->path), l->step, main->name, dir_name(main->path))});
+  if (!want_cudnn.empty() && !main->facts.version.empty() &&
+      (compare_versions(main->facts.version, want_cudnn) < 0 ||
+       compare_versions(main->facts.version.substr(0, main->facts.version.find('.')), want_cudnn.substr(0, want_cudnn.find('.'))) != 0))
+    r.faults.push_back({"files.search_path", pid,
+                        fmt::format("{} {} is loaded ({}), but the program wants cuDNN {}", main->path, main->facts.version, main->step, want_cudnn)});
+  if (!main->facts.installed_by_cudnnctl)
+    for (const auto& o : main->others)
+      if (o.installed_by_cudnnctl)
+        r.faults.push_back({"files.search_path", pid,
+                            fmt::format("the cuDNN cudnnctl installed ({}{}) is not the one loaded: {} came first ({})", o.path,
+                                        o.version.empty() ? "" : " " + o.version, main->path, main->step)});
+}
+
+void process_faults(long pid, const TraceState& st, const std::string& want_cudnn, TraceReport& r) {
+  const auto p = stack_of(pid, r, st);
+  bool mixed = false;
+  for (auto a = p.versions.begin(); a != p.versions.end(); ++a)
+    for (auto b = std::next(a); b != p.versions.end(); ++b) mixed = mixed || !releases_agree(a->first, b->first);
+  if (mixed) {
+    std::string d;
+    for (const auto& [v, files] : p.versions) d += fmt::format("{}{}: {}", d.empty() ? "" : "; ", v, fmt::join(files, ", "));
+    r.faults.push_back({"loader.versions.mixed", pid, "cuDNN files of several releases in one process: " + d});
+  }
+  if (p.main) main_cudnn_faults(pid, p, want_cudnn, r);
+  if (p.cuda_majors.size() > 1)
+    r.faults.push_back({"loader.cuda-majors", pid, fmt::format("CUDA libraries of majors {} in one process: {}", fmt::join(p.cuda_majors, " and "),
+                                                                fmt::join(p.cuda_files, "; "))});
+  for (const auto& m : r.missing)
+    if (m.pid == pid) {
+      const auto k = classify_library(base_name(m.name));
+      const char* sig = k.family == LibFamily::cudnn_sub || k.family == LibFamily::cudnn ? "files.complete"
+                        : k.family == LibFamily::driver                                 ? "driver.none"
+                                                                                        : "loader.runtime_deps";
+      r.faults.push_back({sig, pid, fmt::format("{} was asked for{} and not found (looked in {})", m.name,
+                                                m.requested_by.empty() ? "" : " by " + m.requested_by,
+                                                m.tried.empty() ? "no folder" : fmt::format("{}", fmt::join(m.tried, ", ")))});
+    }
+}
+
+} // namespace
+
+TraceReport build_trace_report(const std::vector<TraceEvent>& events, const TraceSeams& seams, const std::string& want_cudnn) {
+  TraceReport r;
+  TraceState st;
+  for (const auto& e : events) {
+    if (e.kind == 'P') {
+      st.program[e.pid] = e.b;
+      try {
+        st.parent[e.pid] = std::stol(e.a);
+      } catch (...) {
+      }
+      continue;
+    }
+    if (e.kind != 'S' && e.kind != 'O') continue;  // 'U' (unloads) and anything newer: not part of the report
+    st.active.insert(e.pid);
+    if (e.kind == 'S') on_search(st, e);
+    else r.loaded.push_back(on_open(st, e, r.loaded.size() + 1, seams));
+  }
+  // versions the trace itself shows: a main cuDNN asks for its sub-libraries by its own full version
+  for (auto& lib : r.loaded)
+    if (const auto it = st.cudnn_version_asked.find(lib.path); lib.kind.family == LibFamily::cudnn && it != st.cudnn_version_asked.end())
+      if (lib.facts.version.empty() || lib.facts.version_source == "SONAME")
+        lib.facts.version = it->second, lib.facts.version_source = "the sub-library names it asks for";
+  r.missing = unanswered(st);
+  for (long pid : st.active)
+    r.processes.push_back({pid, st.parent.contains(pid) ? st.parent.at(pid) : 0, st.program.contains(pid) ? st.program.at(pid) : std::string()});
+  for (const auto& proc : r.processes) process_faults(proc.pid, st, want_cudnn, r);
   return r;
 }
 
