@@ -90,6 +90,13 @@ def wine(*args, timeout=600):
     return p.returncode, out, err
 
 
+# a new prefix is made first, and wine's first-run set-up finished, before anything is timed or traced: on a
+# fresh machine the first traced run otherwise races wineboot (no --output file came back)
+if not os.path.isdir(os.path.join(ENV["WINEPREFIX"], "drive_c")):
+    wine("wineboot", "-i", timeout=900)
+    WINESERVER = shutil.which("wineserver", path=os.path.dirname(WINE) + ":/usr/lib/wine:" + os.environ.get("PATH", "")) or "wineserver"
+    subprocess.run([WINESERVER, "-w"], env=ENV, timeout=300)
+
 PROBE = win(os.path.join(APP, "trace_probe.exe"))
 ECHO = 'echo:two words "quoted" C:\\end\\'
 STEPS = ["load:cudnn64_9.dll", "load:cublasLt64_12.dll", "child:cudnn64_9.dll", ECHO]
