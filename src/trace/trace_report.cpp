@@ -317,9 +317,8 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
       }
       continue;
     }
-    if (e.kind != 'S' && e.kind != 'O') continue;  // 'U' (unloads) and anything newer: not part of the report
     st.active.insert(e.pid);
-    if (e.kind == 'S') on_search(st, e);
+    if (e.kind == 'S') on_search(st, e);  // else 'O': parse_trace_events keeps only P, S and O
     else r.loaded.push_back(on_open(st, e, r.loaded.size() + 1, seams));
   }
   // versions the trace itself shows: a main cuDNN asks for its sub-libraries by its own full version

@@ -12,6 +12,7 @@
 
 using namespace cudnnctl;
 using cudnnctl::testing::TempDir;
+using cudnnctl::testing::options_for;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
@@ -26,12 +27,6 @@ std::map<std::string, std::pair<EntryType, std::uint64_t>> files_of(const Archiv
   return m;
 }
 
-ExtractOptions options_for(const std::string& top) {
-  ExtractOptions o;
-  o.policy.archive = "test";
-  o.policy.expected_top = top;
-  return o;
-}
 
 // Everything under `root` except the staging folder itself: must stay empty whatever happens.
 std::vector<std::string> outside_staging(const fs::path& root) {

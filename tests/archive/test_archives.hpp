@@ -8,9 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/archive/reader.hpp"
+
 namespace cudnnctl::testing {
 
 inline std::string test_archive(const std::string& relative) { return std::string(CUDNNCTL_TEST_ARCHIVES) + "/" + relative; }
+
+/// Extraction options for a test archive whose top folder is `top`.
+inline ExtractOptions options_for(const std::string& top) {
+  ExtractOptions o;
+  o.policy.archive = "test";
+  o.policy.expected_top = top;
+  return o;
+}
 
 class TempDir {
 public:

@@ -9,19 +9,18 @@
 
 using namespace cudnnctl;
 using cudnnctl::testing::TempDir;
+using cudnnctl::testing::options_for;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
 const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
-
-ExtractOptions options_for(const std::string& top) {
-  ExtractOptions o;
-  o.policy.archive = "test";
-  o.policy.expected_top = top;
+ExtractOptions two_threads() {  // the hash and two inflating workers at once, as an install runs
+  auto o = options_for(W91);
   o.threads = 2;
   return o;
 }
+
 } // namespace
 
 TEST_CASE("verified extraction: an archive written to while it is read is refused, staging dropped", "[verified_extract]") {
@@ -32,14 +31,14 @@ TEST_CASE("verified extraction: an archive written to while it is read is refuse
 
   SECTION("unchanged: extracted, with the hash of the bytes read") {
     fs::create_directories(staging);
-    const auto r = verify_and_extract(zip, ArchiveFormat::zip, {}, true, staging, options_for(W91), {});
+    const auto r = verify_and_extract(zip, ArchiveFormat::zip, {}, true, staging, two_threads(), {});
     INFO((r ? std::string() : r.error().message));
     REQUIRE(r);
     CHECK(fs::exists(fs::path(staging) / W91 / "bin" / "big.dll"));
   }
   SECTION("a byte appended while the members inflate") {
     fs::create_directories(staging);
-    auto options = options_for(W91);
+    auto options = two_threads();
     std::atomic<bool> appended{false};  // on_bytes runs on every worker thread
     options.on_bytes = [&](std::uint64_t) {
       if (appended.exchange(true)) return;
@@ -55,7 +54,7 @@ TEST_CASE("verified extraction: an archive written to while it is read is refuse
   }
   SECTION("replaced by another file of the same size while it is read") {
     fs::create_directories(staging);
-    auto options = options_for(W91);
+    auto options = two_threads();
     std::atomic<bool> replaced{false};
     options.on_bytes = [&](std::uint64_t) {
       if (replaced.exchange(true)) return;

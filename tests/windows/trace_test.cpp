@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/dll_search_step.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -23,11 +24,9 @@ using namespace cudnnctl;
 namespace fs = std::filesystem;
 
 namespace {
-std::string utf8(const fs::path& p) {
-  const auto u = p.u8string();
-  return std::string(u.begin(), u.end());
-}
-std::wstring wide(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())).wstring(); }
+// the project's UTF-8 <-> path helpers (base/utf8_path), under short names
+std::string utf8(const fs::path& p) { return utf8_of(p); }
+std::wstring wide(const std::string& s) { return path_from_utf8(s).wstring(); }
 std::string narrow(const std::wstring& w) { return utf8(fs::path(w)); }
 
 fs::path scratch(const char* name) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
@@ -23,11 +24,9 @@ using namespace cudnnctl;
 namespace fs = std::filesystem;
 
 namespace {
-std::string utf8(const fs::path& p) {
-  const auto u = p.u8string();
-  return std::string(u.begin(), u.end());
-}
-fs::path from_utf8(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())); }
+// the project's UTF-8 <-> path helpers (base/utf8_path), under short names
+std::string utf8(const fs::path& p) { return utf8_of(p); }
+fs::path from_utf8(const std::string& s) { return path_from_utf8(s); }
 // A fresh folder for one test (ids are unique per run: wine reuses process ids).
 fs::path scratch(const char* name) {
   const auto p = fs::temp_directory_path() / ("cudnnctl-wintest-" + platform::unique_id()) / name;
@@ -189,16 +188,23 @@ TEST_CASE("the install transaction over a Windows toolkit tree, with the real Wi
 
 #include "cudnnctl/doctor/doctor.hpp"
 
-TEST_CASE("the doctor's file layer on a Windows toolkit, under Windows", "[windows]") {
-  const auto base = scratch("doctor");
-  const auto root = base / "CUDA" / "v12.4";
-  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+namespace {
+// A CUDA 12.4 Windows toolkit with cuDNN 9.19's header and no DLLs yet.
+void make_windows_toolkit(const fs::path& root) {
   fs::create_directories(root / "bin");
   fs::create_directories(root / "include");
   fs::create_directories(root / "lib" / "x64");
   write(utf8(root / "bin" / "nvcc.exe"), "nvcc");
   write(utf8(root / "include" / "cuda.h"), "#define CUDA_VERSION 12040\n");
   write(utf8(root / "include" / "cudnn_version.h"), "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+}
+} // namespace
+
+TEST_CASE("the doctor's file layer on a Windows toolkit, under Windows", "[windows]") {
+  const auto base = scratch("doctor");
+  const auto root = base / "CUDA" / "v12.4";
+  const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
+  make_windows_toolkit(root);
   fs::copy_file(dlls / "new" / "cudnn64_9.dll", root / "bin" / "cudnn64_9.dll");
   DoctorOptions o;
   o.cuda_path = utf8(root);
@@ -224,12 +230,7 @@ TEST_CASE("the native doctor on a Windows toolkit under a non-ASCII path: layer 
   const auto base = scratch("doctor-utf8");
   const auto root = base / from_utf8("\xE5\xBC\xA0\xE4\xB8\x89") / "cuda" / "v12.4";  // 张三
   const auto dlls = fs::absolute(CUDNNCTL_WIN_DLLS);
-  fs::create_directories(root / "bin");
-  fs::create_directories(root / "include");
-  fs::create_directories(root / "lib" / "x64");
-  write(utf8(root / "bin" / "nvcc.exe"), "nvcc");
-  write(utf8(root / "include" / "cuda.h"), "#define CUDA_VERSION 12040\n");
-  write(utf8(root / "include" / "cudnn_version.h"), "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+  make_windows_toolkit(root);
   for (const char* dll : {"cudnn64_9.dll", "cudnn_graph64_9.dll"}) fs::copy_file(dlls / "new" / dll, root / "bin" / dll);
   DoctorOptions o;
   o.cuda_path = utf8(root);

@@ -26,6 +26,9 @@ import sys
 import time
 import zipfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wine_harness import WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 DOCTOR = "--no-doctor" not in FLAGS       # the doctor's checks (layers 3-4 on the installed DLLs)
@@ -36,18 +39,7 @@ CACHE = ARGS[2] if len(ARGS) > 2 else os.path.join(
 CUDNN = os.path.join(CACHE, "nvidia-cudnn-cu12-9.1.0.70")
 CUBLAS = os.path.join(CACHE, "nvidia-cublas-cu12-12.4.5.8")
 NVRTC = os.path.join(CACHE, "nvidia-cuda-nvrtc-cu12-12.4.127")
-WINE = shutil.which("wine64", path="/usr/lib/wine:" + os.environ.get("PATH", "")) or shutil.which("wine")
-WINESERVER = (shutil.which("wineserver", path=os.path.dirname(WINE) + ":/usr/lib/wine:" + os.environ.get("PATH", ""))
-              if WINE else None) or "wineserver"
 ARCHIVE = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive"
-
-
-def skip_or_fail(why):
-    if os.environ.get("CUDNNCTL_REQUIRE_WINDOWS_EXE") == "1":
-        print(f"FAIL: CUDNNCTL_REQUIRE_WINDOWS_EXE=1 but {why}")
-        sys.exit(1)
-    print(f"SKIP: {why}")
-    sys.exit(0)
 
 
 if not os.path.isfile(EXE) and os.environ.get("CUDNNCTL_WINDOWS_EXE_ARCHIVE_ONLY") != "1":
@@ -59,21 +51,9 @@ for d in (CUDNN,) if ARCHIVE_ONLY else (CUDNN, CUBLAS, NVRTC):
     if not os.path.isfile(os.path.join(d, ".complete")):
         skip_or_fail(f"NVIDIA's Windows DLLs are not cached in {d} (tests/windows_exe/fetch_wheels.sh fetches them)")
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
-    return cond
-
-
 PREFIX = os.path.join(WORK, "wineprefix")
 DRIVE_C = os.path.join(PREFIX, "drive_c")
-ENV = {k: v for k, v in os.environ.items()
-       if k not in ("CUDA_HOME", "CUDA_PATH", "CUDNN_PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "DISPLAY")}
-ENV.update(WINEPREFIX=PREFIX, WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=", LANG="C.UTF-8")
+ENV = wine_env(PREFIX)
 
 
 def unix(win_path):
@@ -83,11 +63,7 @@ def unix(win_path):
 
 
 def wine(*args, timeout=600):
-    t = time.time()
-    p = subprocess.run([WINE, *args], capture_output=True, env=ENV, timeout=timeout)
-    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    print(f"  $ {' '.join(args[:4])}{' ...' if len(args) > 4 else ''}  -> rc {p.returncode} in {time.time() - t:.1f} s", flush=True)
-    return p.returncode, out, err
+    return run_wine(ENV, *args, timeout=timeout)
 
 
 def cudnnctl(*args, **kw):
@@ -249,11 +225,7 @@ os.makedirs(WORK, exist_ok=True)
 zip_path, zip_sha = make_archive()
 if ARCHIVE_ONLY:
     sys.exit(0)
-if not os.path.isdir(DRIVE_C):
-    t = time.time()
-    wine("wineboot", "-i", timeout=900)
-    subprocess.run([WINESERVER, "-w"], env=ENV, timeout=300)
-    print(f"wine prefix made in {time.time() - t:.0f} s")
+make_prefix(ENV)
 check(os.path.isdir(DRIVE_C), "wine prefix exists")
 
 rc, out, _ = cudnnctl("--version")

@@ -20,22 +20,16 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wine_harness import WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "windows")
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
     os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "cudnnctl", "wheels")
 CUDNN_BIN = os.path.join(CACHE, "nvidia-cudnn-cu12-9.1.0.70", "bin")
-WINE = shutil.which("wine64", path="/usr/lib/wine:" + os.environ.get("PATH", "")) or shutil.which("wine")
 GXX = shutil.which("x86_64-w64-mingw32-g++-posix") or shutil.which("x86_64-w64-mingw32-g++")
-
-
-def skip_or_fail(why):
-    if os.environ.get("CUDNNCTL_REQUIRE_WINDOWS_EXE") == "1":
-        print(f"FAIL: CUDNNCTL_REQUIRE_WINDOWS_EXE=1 but {why}")
-        sys.exit(1)
-    print(f"SKIP: {why}")
-    sys.exit(0)
 
 
 if not os.path.isfile(EXE):
@@ -46,16 +40,6 @@ if not GXX:
     skip_or_fail("mingw-w64 (x86_64-w64-mingw32-g++) is not installed")
 if not os.path.isfile(os.path.join(os.path.dirname(CUDNN_BIN), ".complete")):
     skip_or_fail(f"NVIDIA's Windows DLLs are not cached in {os.path.dirname(CUDNN_BIN)} (tests/windows_exe/fetch_wheels.sh)")
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures.append(what)
-    return cond
-
 
 def win(path):
     """A Unix path as wine sees it (Z: is /)."""
@@ -75,27 +59,16 @@ for args in ([GXX, "-std=c++20", "-O1", "-static", "-municode", "-o", os.path.jo
     subprocess.run(args, check=True)
 print(f"  built trace_probe.exe and cublasLt64_12.dll in {time.time() - t:.1f} s", flush=True)
 
-ENV = {k: v for k, v in os.environ.items()
-       if k not in ("CUDA_HOME", "CUDA_PATH", "CUDNN_PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "DISPLAY")}
-ENV.update(WINEPREFIX=os.path.join(WORK, "wineprefix"), WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=", LANG="C.UTF-8")
+ENV = wine_env(os.path.join(WORK, "wineprefix"))
 # wine builds the Windows PATH from WINEPATH (prepended): the wheel's bin comes first
 ENV["WINEPATH"] = win(CUDNN_BIN)
 
 
 def wine(*args, timeout=600):
-    t = time.time()
-    p = subprocess.run([WINE, *args], capture_output=True, env=ENV, timeout=timeout)
-    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-    print(f"  $ {' '.join(args[:5])}{' ...' if len(args) > 5 else ''}  -> rc {p.returncode} in {time.time() - t:.1f} s", flush=True)
-    return p.returncode, out, err
+    return run_wine(ENV, *args, timeout=timeout)
 
 
-# a new prefix is made first, and wine's first-run set-up finished, before anything is timed or traced: on a
-# fresh machine the first traced run otherwise races wineboot (no --output file came back)
-if not os.path.isdir(os.path.join(ENV["WINEPREFIX"], "drive_c")):
-    wine("wineboot", "-i", timeout=900)
-    WINESERVER = shutil.which("wineserver", path=os.path.dirname(WINE) + ":/usr/lib/wine:" + os.environ.get("PATH", "")) or "wineserver"
-    subprocess.run([WINESERVER, "-w"], env=ENV, timeout=300)
+make_prefix(ENV)
 
 PROBE = win(os.path.join(APP, "trace_probe.exe"))
 ECHO = 'echo:two words "quoted" C:\\end\\'

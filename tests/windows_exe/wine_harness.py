@@ -1,0 +1,57 @@
+"""What the windows_exe scenarios share: finding wine, skipping (or failing under
+CUDNNCTL_REQUIRE_WINDOWS_EXE=1) when something is missing, counting checks, the environment a
+Windows program runs in, running it, and making the wine prefix before anything else runs."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+WINE = shutil.which("wine64", path="/usr/lib/wine:" + os.environ.get("PATH", "")) or shutil.which("wine")
+WINESERVER = (shutil.which("wineserver", path=os.path.dirname(WINE) + ":/usr/lib/wine:" + os.environ.get("PATH", ""))
+              if WINE else None) or "wineserver"
+
+failures = []
+
+
+def skip_or_fail(why):
+    if os.environ.get("CUDNNCTL_REQUIRE_WINDOWS_EXE") == "1":
+        print(f"FAIL: CUDNNCTL_REQUIRE_WINDOWS_EXE=1 but {why}")
+        sys.exit(1)
+    print(f"SKIP: {why}")
+    sys.exit(0)
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def wine_env(prefix):
+    """This process's environment without the CUDA variables of this machine, for a program in `prefix`."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("CUDA_HOME", "CUDA_PATH", "CUDNN_PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "DISPLAY")}
+    env.update(WINEPREFIX=prefix, WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=", LANG="C.UTF-8")
+    return env
+
+
+def run_wine(env, *args, timeout=600):
+    """Runs a Windows program; returns (exit code, stdout, stderr) and prints one line about it."""
+    t = time.time()
+    p = subprocess.run([WINE, *args], capture_output=True, env=env, timeout=timeout)
+    out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    print(f"  $ {' '.join(args[:4])}{' ...' if len(args) > 4 else ''}  -> rc {p.returncode} in {time.time() - t:.1f} s", flush=True)
+    return p.returncode, out, err
+
+
+def make_prefix(env):
+    """A new prefix is made, and wine's first-run set-up finished, before anything is timed or run: a first
+    program otherwise races wineboot (on a fresh machine trace wrote no --output file)."""
+    if os.path.isdir(os.path.join(env["WINEPREFIX"], "drive_c")):
+        return
+    t = time.time()
+    run_wine(env, "wineboot", "-i", timeout=900)
+    subprocess.run([WINESERVER, "-w"], env=env, timeout=300)
+    print(f"wine prefix made in {time.time() - t:.0f} s")
