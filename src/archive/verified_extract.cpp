@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "cudnnctl/archive/sniff.hpp"
@@ -29,21 +30,31 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
 
   std::atomic<bool> cancel{false};
   Result<std::string> hash = Unexpected<Error>(Error{});
-  std::thread hasher([&] {
+  bool hashed = false;
+  auto hash_archive = [&] {
     log::Phase phase("verify (SHA-256, beside the extraction)");
     hash = sha256_file(path, hash_progress);
+    hashed = true;
     // a mismatch stops extraction early: no point inflating a file that will be thrown away
     if (!hash || (!expected.empty() && std::none_of(expected.begin(), expected.end(),
                                                     [&](const ExpectedHash& e) { return e.sha256 == *hash; })))
       cancel.store(true);
-  });
+  };
   ExtractOptions opts = options;
   opts.cancel = &cancel;
+  // zip: the hash is one more job of the extraction's workers (one thread per core, the costliest job
+  // first); a tar stream is one thread, so the hash runs on its own beside it
+  std::optional<std::thread> hasher;
+  if (format == ArchiveFormat::zip) opts.side_job = {hash_archive, *size};
+  else hasher.emplace(hash_archive);
   // the file was sniffed above: go straight to the format's extractor
   log::Phase extract_phase(fmt::format("extract into {}", staging_dir));
   auto extracted = format == ArchiveFormat::zip ? extract_zip(path, staging_dir, opts) : extract_tar(path, format, staging_dir, opts);
   extract_phase.end();
-  hasher.join();
+  if (hasher) hasher->join();
+  // the extraction stopped before its workers took the hash (a damaged listing, a failed member): hash
+  // now, so that a damaged download is still named by its hash first
+  if (!hashed) hash_archive();
 
   if (!hash) {
     platform::remove_tree(staging_dir);

@@ -193,18 +193,33 @@ Result<void> make_member_folders(const ArchiveListing& listing, const std::strin
   return {};
 }
 
-// The files, largest first: the biggest member bounds the wall time, so it must start at once.
-std::vector<const ArchiveEntry*> files_largest_first(const ArchiveListing& listing) {
-  std::vector<const ArchiveEntry*> files;
+// Estimated CPU per byte, measured per job on the 9.19 zip (bench/RESULTS.md, round 5): a deflated member
+// costs ~2.1 ns per byte out (inflate ~1.6, its receipt SHA-256 ~0.5, the write), the caller's side job
+// (the archive's SHA-256 and its reads) ~0.7 ns per byte read. Only the order matters: the costliest job
+// starts first, so the last jobs are small and no core waits at the end behind one long member.
+constexpr double k_member_ns_per_byte = 1.6;
+constexpr double k_member_hash_ns_per_byte = 0.5;
+constexpr double k_side_job_ns_per_byte = 0.7;
+
+struct ZipJob {
+  const ArchiveEntry* member = nullptr;  // null: the caller's side job
+  double cost = 0;
+};
+
+// The files and the side job, costliest first.
+std::vector<ZipJob> jobs_costliest_first(const ArchiveListing& listing, const ExtractOptions& options) {
+  std::vector<ZipJob> jobs;
+  const double per_byte = k_member_ns_per_byte + (options.hash_members ? k_member_hash_ns_per_byte : 0.0);
   for (const auto& e : listing.entries)
-    if (e.type == EntryType::file) files.push_back(&e);
-  std::sort(files.begin(), files.end(), [](const ArchiveEntry* a, const ArchiveEntry* b) { return a->size > b->size; });
-  return files;
+    if (e.type == EntryType::file) jobs.push_back({&e, per_byte * static_cast<double>(e.size)});
+  if (options.side_job.run) jobs.push_back({nullptr, k_side_job_ns_per_byte * static_cast<double>(options.side_job.bytes)});
+  std::stable_sort(jobs.begin(), jobs.end(), [](const ZipJob& a, const ZipJob& b) { return a.cost > b.cost; });
+  return jobs;
 }
 
 // What the workers share: the next member to take, the first error, the bytes written, the hashes.
 struct ZipJobs {
-  std::vector<const ArchiveEntry*> files;
+  std::vector<ZipJob> jobs;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> written{0};
@@ -274,8 +289,12 @@ void zip_worker(const std::string& path, const std::string& staging_dir, const E
   for (;;) {
     if (jobs.failed.load() || (options.cancel && options.cancel->load())) return;
     const std::size_t i = jobs.next.fetch_add(1);
-    if (i >= jobs.files.size()) return;
-    if (auto ok = extract_member(zip->get(), *jobs.files[i], path, staging_dir, options, buf, jobs); !ok) return jobs.record(ok.error());
+    if (i >= jobs.jobs.size()) return;
+    if (!jobs.jobs[i].member) {
+      options.side_job.run();
+      continue;
+    }
+    if (auto ok = extract_member(zip->get(), *jobs.jobs[i].member, path, staging_dir, options, buf, jobs); !ok) return jobs.record(ok.error());
   }
 }
 
@@ -288,9 +307,9 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   // folders first, then files in parallel, then links
   if (auto ok = make_member_folders(*listing, staging_dir); !ok) return Unexpected<Error>(ok.error());
   ZipJobs jobs;
-  jobs.files = files_largest_first(*listing);
+  jobs.jobs = jobs_costliest_first(*listing, options);
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.files.size(), 1)));
+  threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.jobs.size(), 1)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&] { zip_worker(path, staging_dir, options, jobs); });
   zip_worker(path, staging_dir, options, jobs);
@@ -303,7 +322,7 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   for (const auto& e : listing->entries)
     if (e.type == EntryType::symlink)
       if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
-  result.files = jobs.files.size();
+  result.files = static_cast<std::size_t>(std::count_if(jobs.jobs.begin(), jobs.jobs.end(), [](const ZipJob& j) { return j.member; }));
   result.bytes_written = jobs.written.load();
   result.member_sha256 = std::move(jobs.hashes);
   result.listing = std::move(*listing);

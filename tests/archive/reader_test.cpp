@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -180,6 +181,59 @@ TEST_CASE("zip members come out byte-exact however they are stored, with their S
     h.update(content.data(), content.size());
     CHECK(r->member_sha256.at(W91 + "/" + name) == h.finish());
   }
+  }
+}
+
+TEST_CASE("zip workers run the caller's side job once, in its place by cost", "[reader]") {
+  // methods.zip: big.dll 3149728 bytes, stored.dll 1300, bzip2.dll 1200, empty.dll 0
+  const std::uint64_t big = 3149728, all = big + 1300 + 1200;
+  struct Case {
+    std::uint64_t side_bytes;
+    std::uint64_t written_before;  // by one worker, members cost ~2.1 ns per byte out, the side job ~0.7 per byte read
+  };
+  for (const auto& [side_bytes, written_before] : {Case{std::uint64_t{1} << 40, 0}, Case{std::uint64_t{1} << 20, big}, Case{0, all}}) {
+    INFO("side job of " << side_bytes << " bytes");
+    TempDir tmp;
+    const auto staging = (tmp.path() / "staging").string();
+    fs::create_directories(staging);
+    auto options = options_for(W91);
+    options.threads = 1;
+    options.hash_members = true;
+    std::atomic<std::uint64_t> written{0};
+    options.on_bytes = [&](std::uint64_t n) { written += n; };
+    int runs = 0;
+    std::uint64_t seen = ~std::uint64_t{0};
+    options.side_job = {[&] { ++runs, seen = written.load(); }, side_bytes};
+    const auto r = extract_archive(test_archive("odd/methods.zip"), ArchiveFormat::zip, staging, options);
+    INFO((r ? std::string() : r.error().message));
+    REQUIRE(r);
+    CHECK(runs == 1);
+    CHECK(seen == written_before);
+    CHECK(r->files == 4);
+    CHECK(r->bytes_written == all);
+  }
+  SECTION("with more workers than jobs it still runs once") {
+    TempDir tmp;
+    const auto staging = (tmp.path() / "staging").string();
+    fs::create_directories(staging);
+    auto options = options_for(W91);
+    options.threads = 8;
+    std::atomic<int> runs{0};
+    options.side_job = {[&] { ++runs; }, 1000};
+    REQUIRE(extract_archive(test_archive("odd/methods.zip"), ArchiveFormat::zip, staging, options));
+    CHECK(runs.load() == 1);
+  }
+  SECTION("a member that fails stops the worker before a cheaper side job: the caller must run it") {
+    TempDir tmp;
+    const auto staging = (tmp.path() / "staging").string();
+    fs::create_directories(staging);
+    auto options = options_for(W91);
+    options.threads = 1;
+    int runs = 0;
+    options.side_job = {[&] { ++runs; }, 0};
+    const auto r = extract_archive(test_archive("odd/crc-deflated.zip"), ArchiveFormat::zip, staging, options);
+    REQUIRE_FALSE(r);
+    CHECK(runs == 0);
   }
 }
 

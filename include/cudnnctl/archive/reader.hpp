@@ -30,6 +30,13 @@ struct ExtractOptions {
   bool start_writeback = false;                          // the caller fsyncs the files later: start their writeback
   std::uint64_t writeback_step = std::uint64_t{8} << 20; // every this many bytes, so the disk works meanwhile
   InflaterKind inflater = InflaterKind::best;            // zip's deflated members (tests run each engine)
+  // One more job of the caller's, run by a zip worker among the members (largest cost first) so that the
+  // threads stay one per core; `bytes` is what it reads, for its place in the order. The extractor may
+  // not run it (an error before the workers start, or one that stops them): the caller checks.
+  struct SideJob {
+    std::function<void()> run;
+    std::uint64_t bytes = 0;
+  } side_job;
 };
 
 struct ExtractResult {
