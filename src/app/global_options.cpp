@@ -28,8 +28,15 @@ log::Level log_level(const GlobalOptions& options) {
 }
 
 Result<log::Session> start_log(const GlobalOptions& options, std::ostream& err) {
-  if (options.log_to_parent && options.log_file.empty()) return log::Session::start_for_parent(log_level(options), err);
-  return log::Session::start(log_level(options), options.log_file, err);
+  if (!options.log_to_parent) return log::Session::start(log_level(options), options.log_file, err);
+  if (options.log_file.empty()) return log::Session::start_for_parent(log_level(options), err);
+  // a child appends to its parent's --log-file; if it cannot (the file was removed with its folder, a
+  // full disk), its log goes to the parent through stderr instead of failing the probe or the workload
+  auto to_file = log::Session::start(log_level(options), options.log_file, err);
+  if (to_file) return to_file;
+  auto relayed = log::Session::start_for_parent(log_level(options), err);
+  if (relayed) log::info("this child cannot append to the log file: {}; its log comes through its stderr instead", to_file.error().message);
+  return relayed;
 }
 
 } // namespace cudnnctl

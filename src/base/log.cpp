@@ -21,6 +21,7 @@ std::atomic<int> g_level{0};
 std::mutex g_mutex;                      // guards g_logger (workers may log while the main thread ends a session)
 std::shared_ptr<spdlog::logger> g_logger;
 std::string g_file;                      // the running session's log file (guarded by g_mutex)
+bool g_relay = false;                    // the running session writes relay lines for a parent (guarded by g_mutex)
 
 constexpr std::string_view k_relay_prefix = "cudnnctl-log:";
 
@@ -42,7 +43,7 @@ std::optional<Level> level_named(std::string_view name) {
 }
 
 // the sink takes the messages from now on, until the session ends
-void install(std::shared_ptr<spdlog::sinks::sink> sink, const std::string& pattern, Level level, const std::string& file) {
+void install(std::shared_ptr<spdlog::sinks::sink> sink, const std::string& pattern, Level level, const std::string& file, bool relay = false) {
   auto logger = std::make_shared<spdlog::logger>("cudnnctl", std::move(sink));
   logger->set_pattern(pattern);
   logger->set_level(to_spdlog(level));
@@ -52,6 +53,7 @@ void install(std::shared_ptr<spdlog::sinks::sink> sink, const std::string& patte
     std::lock_guard lock(g_mutex);
     g_logger = std::move(logger);
     g_file = file;
+    g_relay = relay;
   }
   g_level.store(static_cast<int>(level), std::memory_order_relaxed);
 }
@@ -71,11 +73,20 @@ bool enabled(Level level) noexcept {
 
 void write(Level level, std::string_view message) {
   std::shared_ptr<spdlog::logger> logger;
+  bool relay = false;
   {
     std::lock_guard lock(g_mutex);
     logger = g_logger;
+    relay = g_relay;
   }
-  if (logger) logger->log(to_spdlog(level), message);
+  if (!logger) return;
+  // a parent relays only lines that carry the prefix: a message of several lines goes as several lines
+  while (relay && message.find('\n') != std::string_view::npos) {
+    const auto eol = message.find('\n');
+    logger->log(to_spdlog(level), message.substr(0, eol));
+    message.remove_prefix(eol + 1);
+  }
+  logger->log(to_spdlog(level), message);
 }
 
 Result<Session> Session::start(Level level, const std::string& file, std::ostream& err) {
@@ -106,7 +117,7 @@ Result<Session> Session::start(Level level, const std::string& file, std::ostrea
 
 Result<Session> Session::start_for_parent(Level level, std::ostream& err) {
   if (level == Level::off) return Session();
-  install(std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true), std::string(k_relay_prefix) + "%l:%H:%M:%S.%e %v", level, {});
+  install(std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true), std::string(k_relay_prefix) + "%l:%H:%M:%S.%e %v", level, {}, true);
   return active();
 }
 
@@ -123,6 +134,7 @@ Session::~Session() {
   if (g_logger) g_logger->flush();
   g_logger.reset();
   g_file.clear();
+  g_relay = false;
 }
 
 Level current_level() noexcept { return static_cast<Level>(g_level.load(std::memory_order_relaxed)); }

@@ -107,3 +107,33 @@ TEST_CASE("log: a child's relay lines go into this log at their level, the rest 
   // with no session nothing is written, and the relay lines still leave the stderr text
   CHECK(log::relay_child_log(stderr_text, "probe child") == rest);
 }
+
+TEST_CASE("log: a child's message of several lines reaches the parent as that many relay lines", "[log]") {
+  std::ostringstream child_err;
+  {
+    auto session = log::Session::start_for_parent(log::Level::debug, child_err);
+    REQUIRE(session);
+    log::info("cuDNN said:\nCUDNN_STATUS_NOT_INITIALIZED\n  at cudnnCreate");
+  }
+  CHECK_THAT(child_err.str(), Catch::Matches("cudnnctl-log:info:[0-9:.]+ cuDNN said:\n"
+                                             "cudnnctl-log:info:[0-9:.]+ CUDNN_STATUS_NOT_INITIALIZED\n"
+                                             "cudnnctl-log:info:[0-9:.]+   at cudnnCreate\n"));
+  std::ostringstream parent_err;
+  std::string rest;
+  {
+    auto session = log::Session::start(log::Level::info, "", parent_err);
+    REQUIRE(session);
+    rest = log::relay_child_log(child_err.str(), "probe child");
+  }
+  CHECK(rest.empty());
+  CHECK_THAT(parent_err.str(), Catch::Contains("probe child [") && Catch::Contains("]: CUDNN_STATUS_NOT_INITIALIZED\n") &&
+                                   Catch::Contains("]:   at cudnnCreate\n"));
+  // a session that is not a child's keeps a message of several lines whole
+  std::ostringstream plain;
+  {
+    auto session = log::Session::start(log::Level::info, "", plain);
+    REQUIRE(session);
+    log::info("one\ntwo");
+  }
+  CHECK_THAT(plain.str(), Catch::Matches("\\[[0-9:.]+\\] \\[info\\] one\ntwo\n"));
+}

@@ -50,6 +50,7 @@ public:
   /// The log of a child process (cudnnctl run as its own child, `__probe`, `__workload`) whose parent
   /// logs to stderr: each message goes to `err` as one relay line ("cudnnctl-log:<level>:<time> <text>"),
   /// which the parent tells apart from the rest of the child's stderr (relay_child_log).
+  /// A message of several lines goes as as many relay lines.
   static Result<Session> start_for_parent(Level level, std::ostream& err);
   Session(Session&& other) noexcept : m_active(std::exchange(other.m_active, false)) {}
   Session& operator=(Session&&) = delete;
