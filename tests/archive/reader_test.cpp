@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 
 #include "cudnnctl/archive/entry_name.hpp"
 #include "cudnnctl/archive/reader.hpp"
@@ -184,57 +185,59 @@ TEST_CASE("zip members come out byte-exact however they are stored, with their S
   }
 }
 
+namespace {
+struct SideJobRun {
+  Result<ExtractResult> result = Unexpected<Error>(Error{});
+  int runs = 0;
+  std::uint64_t written_before = ~std::uint64_t{0};  // bytes the members had written when it ran
+};
+
+// Extracts `archive` with `threads` workers and a side job of `side_bytes` that counts its runs.
+SideJobRun extract_with_side_job(const std::string& archive, unsigned threads, std::uint64_t side_bytes) {
+  TempDir tmp;
+  const auto staging = (tmp.path() / "staging").string();
+  fs::create_directories(staging);
+  auto options = options_for(W91);
+  options.threads = threads;
+  options.hash_members = true;
+  std::atomic<std::uint64_t> written{0};
+  options.on_bytes = [&](std::uint64_t n) { written += n; };
+  SideJobRun out;
+  std::mutex mutex;
+  options.side_job = {[&] {
+                        std::lock_guard lock(mutex);
+                        ++out.runs;
+                        out.written_before = written.load();
+                      },
+                      side_bytes};
+  out.result = extract_archive(test_archive(archive), ArchiveFormat::zip, staging, options);
+  return out;
+}
+} // namespace
+
 TEST_CASE("zip workers run the caller's side job once, in its place by cost", "[reader]") {
-  // methods.zip: big.dll 3149728 bytes, stored.dll 1300, bzip2.dll 1200, empty.dll 0
+  // methods.zip: big.dll 3149728 bytes, stored.dll 1300, bzip2.dll 1200, empty.dll 0; one worker takes
+  // the jobs in order of cost: members ~2.1 ns per byte out, the side job ~0.7 per byte read
   const std::uint64_t big = 3149728, all = big + 1300 + 1200;
-  struct Case {
-    std::uint64_t side_bytes;
-    std::uint64_t written_before;  // by one worker, members cost ~2.1 ns per byte out, the side job ~0.7 per byte read
-  };
-  for (const auto& [side_bytes, written_before] : {Case{std::uint64_t{1} << 40, 0}, Case{std::uint64_t{1} << 20, big}, Case{0, all}}) {
+  for (const auto& [side_bytes, written_before] :
+       {std::pair{std::uint64_t{1} << 40, std::uint64_t{0}}, std::pair{std::uint64_t{1} << 20, big}, std::pair{std::uint64_t{0}, all}}) {
     INFO("side job of " << side_bytes << " bytes");
-    TempDir tmp;
-    const auto staging = (tmp.path() / "staging").string();
-    fs::create_directories(staging);
-    auto options = options_for(W91);
-    options.threads = 1;
-    options.hash_members = true;
-    std::atomic<std::uint64_t> written{0};
-    options.on_bytes = [&](std::uint64_t n) { written += n; };
-    int runs = 0;
-    std::uint64_t seen = ~std::uint64_t{0};
-    options.side_job = {[&] { ++runs, seen = written.load(); }, side_bytes};
-    const auto r = extract_archive(test_archive("odd/methods.zip"), ArchiveFormat::zip, staging, options);
-    INFO((r ? std::string() : r.error().message));
-    REQUIRE(r);
-    CHECK(runs == 1);
-    CHECK(seen == written_before);
-    CHECK(r->files == 4);
-    CHECK(r->bytes_written == all);
+    const auto r = extract_with_side_job("odd/methods.zip", 1, side_bytes);
+    INFO((r.result ? std::string() : r.result.error().message));
+    REQUIRE(r.result);
+    CHECK(r.runs == 1);
+    CHECK(r.written_before == written_before);
+    CHECK(r.result->files == 4);
+    CHECK(r.result->bytes_written == all);
   }
-  SECTION("with more workers than jobs it still runs once") {
-    TempDir tmp;
-    const auto staging = (tmp.path() / "staging").string();
-    fs::create_directories(staging);
-    auto options = options_for(W91);
-    options.threads = 8;
-    std::atomic<int> runs{0};
-    options.side_job = {[&] { ++runs; }, 1000};
-    REQUIRE(extract_archive(test_archive("odd/methods.zip"), ArchiveFormat::zip, staging, options));
-    CHECK(runs.load() == 1);
-  }
-  SECTION("a member that fails stops the worker before a cheaper side job: the caller must run it") {
-    TempDir tmp;
-    const auto staging = (tmp.path() / "staging").string();
-    fs::create_directories(staging);
-    auto options = options_for(W91);
-    options.threads = 1;
-    int runs = 0;
-    options.side_job = {[&] { ++runs; }, 0};
-    const auto r = extract_archive(test_archive("odd/crc-deflated.zip"), ArchiveFormat::zip, staging, options);
-    REQUIRE_FALSE(r);
-    CHECK(runs == 0);
-  }
+  // more workers than jobs: still once
+  const auto many = extract_with_side_job("odd/methods.zip", 8, 1000);
+  REQUIRE(many.result);
+  CHECK(many.runs == 1);
+  // a member that fails stops the worker before a cheaper side job: the caller must run it
+  const auto failed = extract_with_side_job("odd/crc-deflated.zip", 1, 0);
+  REQUIRE_FALSE(failed.result);
+  CHECK(failed.runs == 0);
 }
 
 TEST_CASE("a damaged zip member is named with how far it got, stored or deflated", "[reader]") {

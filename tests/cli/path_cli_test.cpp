@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -174,19 +175,38 @@ TEST_CASE("path --apply with the real ldconfig in a temporary root says what sti
   CHECK_THAT(fixed.out, Catch::Contains("now gives libcudnn.so.9 from /opt/linux-13.0/targets/x86_64-linux/lib"));
 }
 
-TEST_CASE("path: empty and relative LD_LIBRARY_PATH entries are the current folder, and warned about", "[cli][path]") {
+namespace {
+// A toolkit with cuDNN, and a stale libcudnn.so.9 in a folder the commands run in.
+struct StaleCopyInCurrentFolder {
   TempDir tmp;
-  const auto root = toolkit_with_cudnn(tmp.path(), "12.4");
-  const auto cwd = tmp.path() / "cwdtest";
-  put(cwd / "libcudnn.so.9.1.0", "stale");
-  fs::create_symlink("libcudnn.so.9.1.0", cwd / "libcudnn.so.9");
-  const auto old_cwd = fs::current_path();
-  fs::current_path(cwd);
-  ScopedEnv env;
-  env.set("LD_LIBRARY_PATH", "/opt/x::relative/dir:/nonexistent:");
-  const auto r = run({"path", "--cuda-path", root.string(), "--json"});
-  const auto shell = run({"path", "--cuda-path", root.string(), "--shell", "bash"});
-  fs::current_path(old_cwd);
+  fs::path root = toolkit_with_cudnn(tmp.path(), "12.4");
+  fs::path cwd = tmp.path() / "cwdtest";
+  StaleCopyInCurrentFolder() {
+    put(cwd / "libcudnn.so.9.1.0", "stale");
+    fs::create_symlink("libcudnn.so.9.1.0", cwd / "libcudnn.so.9");
+  }
+  // each command run in cwd with this LD_LIBRARY_PATH, then both put back
+  std::vector<Run> run_there(const std::string& ld_library_path, const std::vector<std::vector<std::string>>& commands) const {
+    const auto old_cwd = fs::current_path();
+    fs::current_path(cwd);
+    ScopedEnv env;
+    env.set("LD_LIBRARY_PATH", ld_library_path);
+    std::vector<Run> runs;
+    for (const auto& c : commands) runs.push_back(run(c));
+    fs::current_path(old_cwd);
+    return runs;
+  }
+};
+} // namespace
+
+TEST_CASE("path: empty and relative LD_LIBRARY_PATH entries are the current folder, and warned about", "[cli][path]") {
+  const StaleCopyInCurrentFolder t;
+  const auto& root = t.root;
+  const auto& cwd = t.cwd;
+  const auto runs = t.run_there("/opt/x::relative/dir:/nonexistent:", {{"path", "--cuda-path", root.string(), "--json"},
+                                                                        {"path", "--cuda-path", root.string(), "--shell", "bash"}});
+  const auto& r = runs[0];
+  const auto& shell = runs[1];
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
   // the empty entry is in the order, as the current folder, and its stale copy is what programs load
@@ -241,17 +261,8 @@ TEST_CASE("path on a toolkit with no cuDNN says so, and claims no installed copy
 }
 
 TEST_CASE("doctor sees the cuDNN an empty LD_LIBRARY_PATH entry loads from the current folder", "[cli][path]") {
-  TempDir tmp;
-  const auto root = toolkit_with_cudnn(tmp.path(), "12.4");
-  const auto cwd = tmp.path() / "cwdtest";
-  put(cwd / "libcudnn.so.9.1.0", "stale");
-  fs::create_symlink("libcudnn.so.9.1.0", cwd / "libcudnn.so.9");
-  const auto old_cwd = fs::current_path();
-  fs::current_path(cwd);
-  ScopedEnv env;
-  env.set("LD_LIBRARY_PATH", "/opt/x::/nonexistent");
-  const auto r = run({"doctor", "--cuda-path", root.string(), "--layer", "2", "--json"});
-  fs::current_path(old_cwd);
+  const StaleCopyInCurrentFolder t;
+  const auto r = t.run_there("/opt/x::/nonexistent", {{"doctor", "--cuda-path", t.root.string(), "--layer", "2", "--json"}})[0];
   // before: the empty entry was dropped and the toolkit's copy was said to win
-  CHECK_THAT(r.out, Catch::Contains("an empty entry: the current folder") && Catch::Contains(fs::weakly_canonical(cwd).string()));
+  CHECK_THAT(r.out, Catch::Contains("an empty entry: the current folder") && Catch::Contains(fs::weakly_canonical(t.cwd).string()));
 }
