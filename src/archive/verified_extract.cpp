@@ -29,15 +29,13 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   if (!stamp) return Unexpected<Error>(stamp.error());
 
   std::atomic<bool> cancel{false};
-  Result<std::string> hash = Unexpected<Error>(Error{});
-  bool hashed = false;
+  std::optional<Result<std::string>> hash;  // empty until the hash job ran
   auto hash_archive = [&] {
     log::Phase phase("verify (SHA-256, beside the extraction)");
     hash = sha256_file(path, hash_progress);
-    hashed = true;
     // a mismatch stops extraction early: no point inflating a file that will be thrown away
-    if (!hash || (!expected.empty() && std::none_of(expected.begin(), expected.end(),
-                                                    [&](const ExpectedHash& e) { return e.sha256 == *hash; })))
+    if (!*hash || (!expected.empty() && std::none_of(expected.begin(), expected.end(),
+                                                     [&](const ExpectedHash& e) { return e.sha256 == **hash; })))
       cancel.store(true);
   };
   ExtractOptions opts = options;
@@ -54,11 +52,11 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   if (hasher) hasher->join();
   // the extraction stopped before its workers took the hash (a damaged listing, a failed member): hash
   // now, so that a damaged download is still named by its hash first
-  if (!hashed) hash_archive();
+  if (!hash) hash_archive();
 
-  if (!hash) {
+  if (!*hash) {
     platform::remove_tree(staging_dir);
-    return Unexpected<Error>(hash.error());
+    return Unexpected<Error>(hash->error());
   }
   // the bytes hashed are the bytes inflated only if nobody wrote to or replaced the file meanwhile
   if (auto now = platform::file_stamp(path); !now || !(*now == *stamp)) {
@@ -66,7 +64,7 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}' changed while it was being read (another program wrote to it or replaced it)", path),
                 "nothing was installed or extracted: wait until the download or copy is done, then run the command again", path);
   }
-  auto judged = judge_hash(path, *size, *hash, expected, allow_unverified);
+  auto judged = judge_hash(path, *size, **hash, expected, allow_unverified);
   if (!judged) {
     platform::remove_tree(staging_dir);
     return Unexpected<Error>(judged.error());

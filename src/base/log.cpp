@@ -81,8 +81,7 @@ void write(Level level, std::string_view message) {
   }
   if (!logger) return;
   // a parent relays only lines that carry the prefix: a message of several lines goes as several lines
-  while (relay && message.find('\n') != std::string_view::npos) {
-    const auto eol = message.find('\n');
+  for (auto eol = message.find('\n'); relay && eol != std::string_view::npos; eol = message.find('\n')) {
     logger->log(to_spdlog(level), message.substr(0, eol));
     message.remove_prefix(eol + 1);
   }

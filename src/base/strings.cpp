@@ -54,6 +54,11 @@ std::string_view base_name(std::string_view path) {
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
 }
 
+std::string with_backslashes(std::string path) {
+  std::replace(path.begin(), path.end(), '/', '\\');
+  return path;
+}
+
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view s) {
   constexpr std::pair<char32_t, std::size_t> bad{0xFFFD, 1};
   if (s.empty()) return bad;

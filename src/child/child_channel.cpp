@@ -40,11 +40,10 @@ std::vector<std::string> child_log_options() {
   const auto level = log::current_level();
   if (level == log::Level::off) return {};
   std::vector<std::string> options(static_cast<std::size_t>(level), "-v");
+  options.push_back("--log-to-parent");  // with --log-file too: the child relays if it cannot append there
   if (auto file = log::current_file(); !file.empty()) {
     options.push_back("--log-file");
     options.push_back(std::move(file));
-  } else {
-    options.push_back("--log-to-parent");
   }
   return options;
 }

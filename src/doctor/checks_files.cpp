@@ -17,9 +17,7 @@ const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : n
 
 // the toolkit's DLL folder as Windows writes it (bin\x64)
 std::string t_dll_dir(const DoctorFacts& f) {
-  std::string d = f.tk() ? f.tk()->dll_dir : std::string("bin");
-  std::replace(d.begin(), d.end(), '/', '\\');
-  return d;
+  return with_backslashes(f.tk() ? f.tk()->dll_dir : std::string("bin"));
 }
 
 } // namespace

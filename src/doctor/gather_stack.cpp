@@ -120,10 +120,7 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
   const auto cached = ld_cache_entries(in.ld_cache_text, "libcuda.so.1");
   if (f.libcuda.empty() && !cached.empty()) f.libcuda = cached.front();
   if (!f.libcuda.empty()) f.libcuda = fs::weakly_canonical(f.libcuda, ec).string();
-  std::smatch m;
-  const auto proc = read_small(in.driver_version_file);
-  static const std::regex kernel(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))");
-  f.host_driver = std::regex_search(proc, m, kernel) ? m[1].str() : std::string();
+  f.host_driver = in.host_driver;
 
   f.wsl.wsl = env.get("WSL_DISTRO_NAME").has_value() || to_lower_ascii(read_small(fs::path(in.root) / "proc/version")).find("microsoft") != std::string::npos;
   const auto wsl_dir = fs::path(in.root) / "usr/lib/wsl/lib";
@@ -138,7 +135,9 @@ void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem
   StackInputs in;
   in.toolkit_lib_dir = f.lib_dir;
   in.toolkit_cuda_major = static_cast<unsigned>(std::strtoul(f.tk()->major().c_str(), nullptr, 10));
-  in.driver_version_file = f.driver_version_file;
+  // read once: gather_driver has it when layer 4 runs, else it is read here through the same seam
+  in.host_driver = !f.driver_version.empty() ? f.driver_version
+                                             : parse_driver_version(sys.read_text(f.driver_version_file).value_or(std::string()));
   in.ld_cache_text = sys.ld_cache_text();
   if (f.search)
     for (const auto& c : f.search->copies)

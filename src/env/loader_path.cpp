@@ -1,5 +1,6 @@
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/base/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -107,9 +108,7 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   if (t.os == Os::windows) {
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
-    std::string dir = t.root + "\\" + (t.dll_dir == "bin/x64" ? "bin\\x64" : "bin");
-    std::replace(dir.begin(), dir.end(), '/', '\\');
-    p.folder = dir;
+    p.folder = with_backslashes(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};

@@ -278,8 +278,8 @@ InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPl
   out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
   out.receipt = std::move(placed.receipt);
   const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
-  std::string kept = placed.backup_relative;  // shown as the toolkit's own system writes paths
-  if (tk.os == Os::windows) std::replace(kept.begin(), kept.end(), '/', '\\');
+  // the backup folder as the toolkit's own system writes paths (the receipt keeps '/')
+  const auto kept = tk.os == Os::windows ? with_backslashes(placed.backup_relative) : placed.backup_relative;
   out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
                             tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale), kept, stale);
   return out;

@@ -16,6 +16,12 @@ TEST_CASE("parse_decimal refuses signs, leading zeros and overflow", "[strings]"
   CHECK(parse_decimal("4294967295", 10) == 4294967295u);
 }
 
+TEST_CASE("with_backslashes writes a path as Windows does", "[strings]") {
+  CHECK(with_backslashes(".cudnnctl/backup-1") == ".cudnnctl\\backup-1");
+  CHECK(with_backslashes("C:/CUDA/v13.0/bin/x64") == "C:\\CUDA\\v13.0\\bin\\x64");
+  CHECK(with_backslashes("C:\\already") == "C:\\already");
+}
+
 TEST_CASE("base_name splits on both separators", "[strings]") {
   CHECK(base_name("C:\\Users\\me\\Downloads\\a.zip") == "a.zip");
   CHECK(base_name("/tmp/x/b.tar.xz") == "b.tar.xz");

@@ -33,7 +33,8 @@ TEST_CASE("a child logs as its parent does: its -v level, and the parent's log f
   {
     auto session = log::Session::start(log::Level::trace, file, err);
     REQUIRE(session);
-    CHECK(child_log_options() == std::vector<std::string>{"-v", "-v", "-v", "--log-file", file});
+    // --log-to-parent as well: a child that cannot append to the file relays its log instead (start_log)
+    CHECK(child_log_options() == std::vector<std::string>{"-v", "-v", "-v", "--log-to-parent", "--log-file", file});
   }
   std::filesystem::remove(file);
   CHECK(child_log_options().empty());

@@ -4,8 +4,10 @@
 #include <fstream>
 
 #include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/doctor/gather_stack.hpp"
 #include "cudnnctl/platform/environment.hpp"
+#include "fake_system.hpp"
 
 using namespace cudnnctl;
 namespace fs = std::filesystem;
@@ -47,7 +49,6 @@ TEST_CASE("doctor's stack checks read a toolkit and a venv's wheels: CUDA 12 whe
   in.toolkit_lib_dir = (root / "cuda/lib64").string();
   in.toolkit_cuda_major = 13;
   in.loader_cudnn_dir = (root / "cuda/lib64").string();
-  in.driver_version_file = (root / "no-such-file").string();
   in.root = (root / "sysroot").string();
 
   const auto libs = gather_cuda_stack(in, env);
@@ -95,4 +96,27 @@ TEST_CASE("doctor's stack rows judge facts in memory: nothing gathered, nothing 
   for (const auto& row : check_table())
     if (row.needs & need_stack) row.run(f, out);
   CHECK(find(out, "files.cudnn_path").status == CheckStatus::pass);
+}
+
+TEST_CASE("doctor's stack facts take the host driver through the doctor's system, read once", "[gather_stack]") {
+  testing::FakeSystem sys;
+  DoctorFacts f;
+  Toolkit t;
+  t.root = "/nonexistent-cudnnctl-toolkit";
+  t.version = "13.0";
+  t.lib_dir = "lib64";
+  f.toolkit.chosen = t;
+  f.lib_dir = t.root + "/lib64";
+  f.driver_version_file = "/fake/proc/driver/nvidia/version";
+  platform::MapEnvironment env({});
+  // layer 4 did not run: the stack reads the file itself, through the seam
+  sys.files[f.driver_version_file] = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n";
+  gather_stack(f, env, sys);
+  CHECK(f.stack.gathered);
+  CHECK(f.stack.host_driver == "550.54.14");
+  // layer 4 read it already: the stack takes that, the file is not asked for again
+  sys.files.clear();
+  f.driver_version = "560.28.03";
+  gather_stack(f, env, sys);
+  CHECK(f.stack.host_driver == "560.28.03");
 }

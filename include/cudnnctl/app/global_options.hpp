@@ -20,8 +20,9 @@ struct GlobalOptions {
 /// all writing into the same `options`.
 void add_global_options(CLI::App& app, GlobalOptions& options);
 
-/// Adds the hidden --log-to-parent to a child command (`__probe`, `__workload`): without --log-file its
-/// log goes to stderr as relay lines its parent writes into its own log (log::relay_child_log).
+/// Adds the hidden --log-to-parent to a child command (`__probe`, `__workload`): without --log-file, or
+/// when it cannot append to that file, its log goes to stderr as relay lines its parent writes into its
+/// own log (log::relay_child_log).
 void add_child_log_option(CLI::App& child_command, GlobalOptions& options);
 
 /// The log level the options ask for: one step per -v; --log-file alone logs at debug level.

@@ -1,7 +1,7 @@
 #pragma once
 // Hashing and extraction overlapped: the SHA-256 is computed while members inflate into staging (for a
-// zip as one of the extraction workers' jobs, for a tar stream on a thread of its own). Nothing may leave staging unless the hash matched; on a mismatch the caller's
-// staging folder is removed here.
+// zip as one of the extraction workers' jobs, for a tar stream on a thread of its own). Nothing may leave
+// staging unless the hash matched; on a mismatch the caller's staging folder is removed here.
 #include <string>
 #include <vector>
 

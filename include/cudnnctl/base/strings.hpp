@@ -19,6 +19,8 @@ std::string to_lower_ascii(std::string_view s);
 bool iequals_ascii(std::string_view a, std::string_view b);
 /// The last path component, splitting on both '/' and '\\'.
 std::string_view base_name(std::string_view path);
+/// `path` with every '/' turned into '\\': how Windows writes a path shown to its users.
+std::string with_backslashes(std::string path);
 /// Decodes the first UTF-8 code point of `s`; returns {code point, length} or {0xFFFD, 1} when invalid.
 std::pair<char32_t, std::size_t> decode_utf8(std::string_view s);
 /// UTF-16LE bytes (a BOM, when present, is dropped) -> UTF-8; unpaired surrogates become U+FFFD.

@@ -39,7 +39,8 @@ struct ChildSteps {
 };
 
 /// The options that make a child cudnnctl log as this process does: one -v per level, and the same
-/// --log-file (appended to) or --log-to-parent (its stderr relayed into this log). None when the log is off.
+/// --log-file (appended to), and --log-to-parent (its stderr relayed into this log, without a file or when
+/// the child cannot append to it). None when the log is off.
 std::vector<std::string> child_log_options();
 
 /// Runs `argv` (cudnnctl and a hidden command) with a time limit and reads its JSON lines; the child

@@ -15,7 +15,7 @@ struct StackInputs {
   std::string toolkit_lib_dir;     // the toolkit's library folder (lib64), absolute
   unsigned toolkit_cuda_major = 0; // the toolkit's CUDA major: the CUDA a cuDNN installed into it is for
   std::string loader_cudnn_dir;    // the folder of the cuDNN the loader takes (empty: none)
-  std::string driver_version_file = "/proc/driver/nvidia/version";
+  std::string host_driver;         // the kernel module's version (/proc/driver/nvidia/version), empty: unknown
   std::string root = "/";          // system root (tests)
   std::string ld_cache_text;       // `ldconfig -p`, as the doctor's system read it
 };
