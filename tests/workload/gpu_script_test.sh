@@ -49,7 +49,7 @@ run_script() {  # run_script LAYOUT OUT [VAR=VALUE...]: the script on that layou
   local layout=$1 out=$2
   shift 2
   [[ -d $tmp/site-$layout ]] || make_site "$tmp/site-$layout" "$layout"
-  env PYTHONPATH="$tmp/site-$layout" CUDNNCTL_DRIVER_LIBRARY="$FAKES/libcuda.so.1" NO_PYTORCH=1 OUT="$out" GPU_WORK="$tmp/work" \
+  env PYTHONPATH="$tmp/site-$layout" CUDNNCTL_DRIVER_LIBRARY="$FAKES/libcuda.so.1" NO_PYTORCH=1 OUT="$out" GPU_WORK="$tmp/gpu-work" \
     FAKE_EVENT_MS=2.0 "$@" bash "$SCRIPT" >"$out.console" 2>&1
 }
 
@@ -92,8 +92,8 @@ LD_LIBRARY_PATH=$tmp/unpacked/lib "$tmp/unpacked/cudnnctl" --version | grep -q c
 [[ ! -e $tmp/unpacked/lib/libc.so.6 ]] || fail "glibc must stay the target's"
 out=$tmp/out-bundle
 run_script cu13 "$out" CUDNNCTL_BUNDLE="$tmp/devbin/cudnnctl-bundle.tar.xz" || fail "bundle: the script failed: $(cat "$out.console")"
-grep -q "^cudnnctl's LD_LIBRARY_PATH: .*$tmp/work/bundle/lib" "$out/env.txt" || fail "bundle: cudnnctl does not get the bundle's libraries"
-grep "^python3's LD_LIBRARY_PATH" "$out/env.txt" | grep -q "$tmp/work/bundle/lib" && fail "bundle: python3 sees the bundle's libraries"
+grep -q "^cudnnctl's LD_LIBRARY_PATH: .*$tmp/gpu-work/bundle/lib" "$out/env.txt" || fail "bundle: cudnnctl does not get the bundle's libraries"
+grep "^python3's LD_LIBRARY_PATH" "$out/env.txt" | grep -q "$tmp/gpu-work/bundle/lib" && fail "bundle: python3 sees the bundle's libraries"
 grep -q '^cudnnctl: cudnnctl' "$out/env.txt" || fail "bundle: the bundled cudnnctl did not start: $(cat "$out/env.txt")"
 
 # cudnnctl's side fails (no GPU for cuInit): PyTorch's side still runs, and the table says both
