@@ -30,13 +30,14 @@ TABLE = {
     "archive": (3, ["catalog", "contract", "platform"]),
     "env": (3, ["platform", "loader", "contract"]),
     "install": (3, ["archive", "env"]),
+    "bundle": (3, ["install", "archive", "env", "loader", "contract"]),
     "fetch": (3, ["catalog", "contract"]),
     "gpu": (3, ["platform"]),
     "child": (3, ["platform"]),
     "workload": (3, ["gpu", "child"]),
     "doctor": (3, ["install", "env", "catalog", "loader", "workload", "gpu", "child", "contract"]),
     "trace": (3, ["doctor", "install", "env", "loader"]),
-    "commands": (4, ["archive", "catalog", "contract", "doctor", "env", "fetch", "install", "loader", "workload", "trace"]),
+    "commands": (4, ["archive", "catalog", "contract", "doctor", "env", "fetch", "install", "loader", "workload", "trace", "bundle"]),
     "app": (5, ["commands"]),
 }
 

@@ -36,6 +36,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::incompatible: return "install.incompatible";
   case ErrorCode::input_invalid: return "input.invalid";
   case ErrorCode::path_not_effective: return "path.not-effective";
+  case ErrorCode::bundle_refused: return "bundle.refused";
   }
   return "internal";
 }
@@ -70,6 +71,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::incompatible: return ExitCode::incompatible;
   case ErrorCode::input_invalid: return ExitCode::usage;
   case ErrorCode::path_not_effective: return ExitCode::not_effective;
+  case ErrorCode::bundle_refused: return ExitCode::bundle_refused;
   }
   return ExitCode::failure;
 }

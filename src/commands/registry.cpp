@@ -15,7 +15,7 @@ void Io::warn(const std::string& text) {
 }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 13> k_commands{{
+  static constexpr std::array<CommandSpec, 15> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
@@ -27,9 +27,11 @@ std::span<const CommandSpec> all_commands() {
       {"doctor", "Diagnose a cuDNN set-up layer by layer: toolkit, files, loader, driver and device, workload", &setup_doctor},
       {"explain", "Name the cuDNN/CUDA loading messages of a log (file or standard input): cause, fix, harmless or not", &setup_explain},
       {"trace", "Run a command and report every cuDNN, cuBLAS, NVRTC, cudart and driver library it loads: path, version, search step, shadowed copies, faults", &setup_trace},
+      {"bundle", "Framework-bundled cuDNN (PyTorch's torch/lib, the nvidia-cudnn wheels, conda): list, swap, unbundle, restore", &setup_bundle},
       {"bench", "Time cuDNN convolutions (the ResNet-50 layer set, fp16 and fp32) and a fused conv+bias+ReLU on the GPU", &setup_bench},
       {"__probe", "internal: the doctor's child process", &setup_probe, true},
       {"__workload", "internal: the workload's child process", &setup_workload_child, true},
+      {"__bundle_load", "internal: loads a bundle's cuDNN the way a framework does", &setup_bundle_load_child, true},
   }};
   return k_commands;
 }

@@ -1,8 +1,10 @@
 #include "cudnnctl/install/state_check.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -94,10 +96,15 @@ Result<void> check_receipt_paths(const Receipt& r, const std::string& origin) {
 }
 
 Result<void> check_journal_paths(const Journal& j, const std::string& root, const std::string& state_dir) {
+  return check_journal_paths(j, std::vector<std::string>{root}, state_dir);
+}
+
+Result<void> check_journal_paths(const Journal& j, const std::vector<std::string>& roots, const std::string& state_dir) {
   const auto origin = journal_path(state_dir);
+  auto inside = [&](const std::string& p) { return std::any_of(roots.begin(), roots.end(), [&](const std::string& r) { return is_below(p, r); }); };
   for (const auto& m : j.moves)
     for (const auto* p : {&m.from, &m.to})
-      if (!is_below(*p, root)) return forged(origin, fmt::format("the move of '{}' to '{}' leaves the toolkit {}", m.from, m.to, root));
+      if (!inside(*p)) return forged(origin, fmt::format("the move of '{}' to '{}' leaves {}{}", m.from, m.to, roots.size() == 1 ? "the toolkit " : "", fmt::join(roots, " and ")));
   for (const auto* list : {&j.remove_on_commit, &j.remove_on_rollback})
     for (const auto& d_in : *list) {
       const auto d = with_slashes(d_in);

@@ -109,7 +109,11 @@ void cleanup_after_commit(InstallFs& fs, const std::string& state_dir, const Jou
 std::string journal_path(const std::string& state_dir) { return state_dir + "/journal.json"; }
 
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal) {
-  if (auto ok = check_journal_paths(journal, parent_of(state_dir), state_dir); !ok) return ok;  // built from a receipt: check again
+  return run_transaction(fs, state_dir, std::move(journal), std::vector<std::string>{parent_of(state_dir)});
+}
+
+Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal, const std::vector<std::string>& roots) {
+  if (auto ok = check_journal_paths(journal, roots, state_dir); !ok) return ok;  // built from a receipt: check again
   log::Phase apply_phase("apply (journaled moves)");
   journal.phase = "applying";
   if (auto ok = fs.write_atomic(journal_path(state_dir), to_json(journal)); !ok) {
@@ -168,6 +172,10 @@ Result<std::optional<Journal>> read_journal(const InstallFs& fs, const std::stri
 }
 
 Result<std::string> recover(InstallFs& fs, const std::string& state_dir) {
+  return recover(fs, state_dir, std::vector<std::string>{parent_of(state_dir)});
+}
+
+Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const std::vector<std::string>& roots) {
   const auto path = journal_path(state_dir);
   if (fs.entry(path) == FsEntry::missing) return std::string();
   auto text = fs.read_text(path);
@@ -175,7 +183,7 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir) {
   auto j = from_json(*text, path);
   if (!j) return Unexpected<Error>(j.error());
   // a journal names paths to move and folders to delete: all must be cudnnctl's own, or nothing is done
-  if (auto ok = check_journal_paths(*j, parent_of(state_dir), state_dir); !ok) return Unexpected<Error>(ok.error());
+  if (auto ok = check_journal_paths(*j, roots, state_dir); !ok) return Unexpected<Error>(ok.error());
   if (j->phase == "committed") {
     cleanup_after_commit(fs, state_dir, *j);
     return fmt::format("finished the interrupted '{}' (it had committed; only clean-up was left)", j->description);

@@ -15,6 +15,7 @@ declare -A forbidden=(
   [gpu]="child workload doctor commands app"
   [child]="gpu workload doctor commands app"
   [workload]="doctor commands app"
+  [bundle]="doctor trace workload gpu commands app"
 )
 for mod in "${!forbidden[@]}"; do
   for dir in "src/$mod" "include/cudnnctl/$mod"; do
@@ -32,6 +33,7 @@ declare -A no_link=(
   [cudnnctl_gpu_abi]="cudnnctl_child cudnnctl_workload cudnnctl_doctor cudnnctl_commands"
   [cudnnctl_child]="cudnnctl_gpu_abi cudnnctl_workload cudnnctl_doctor cudnnctl_commands"
   [cudnnctl_workload]="cudnnctl_doctor cudnnctl_commands"
+  [cudnnctl_bundle]="cudnnctl_doctor cudnnctl_trace cudnnctl_workload cudnnctl_commands"
 )
 links_of() {  # the words of every target_link_libraries(<target> ...) call, joined
   awk -v t="$1" '
@@ -52,7 +54,7 @@ sources_of() {  # the add_library(<target> ...) block
     $0 ~ "add_library\\(" t "[ )]" { collecting = 1 }
     collecting { print; if ($0 ~ /\)/) collecting = 0 }' CMakeLists.txt
 }
-for pair in gpu:cudnnctl_gpu_abi child:cudnnctl_child workload:cudnnctl_workload doctor:cudnnctl_doctor; do
+for pair in gpu:cudnnctl_gpu_abi child:cudnnctl_child workload:cudnnctl_workload doctor:cudnnctl_doctor bundle:cudnnctl_bundle; do
   mod=${pair%%:*}
   target=${pair#*:}
   while read -r other; do
@@ -62,4 +64,4 @@ for pair in gpu:cudnnctl_gpu_abi child:cudnnctl_child workload:cudnnctl_workload
 done
 
 ((bad)) && exit 1
-echo "module_deps: gpu, child -> workload -> doctor, one way"
+echo "module_deps: gpu, child -> workload -> doctor, one way; bundle below doctor, trace and commands"

@@ -19,4 +19,5 @@ planted "workload includes doctor/" src/workload/conv_workload.cpp '1a #include 
 planted "gpu includes workload/" include/cudnnctl/gpu/loaded_api.hpp '1a #include "cudnnctl/workload/results.hpp"'
 planted "the workload target links the doctor" CMakeLists.txt 's/target_link_libraries(cudnnctl_workload PUBLIC /&cudnnctl_doctor /'
 planted "workload sources in the doctor target" CMakeLists.txt 's#  src/doctor/windows_offline.cpp)#  src/doctor/windows_offline.cpp\n  src/workload/conv_layer.cpp)#'
+planted "bundle includes doctor/" src/bundle/bundle.cpp '1a #include "cudnnctl/doctor/probe.hpp"'
 echo ok

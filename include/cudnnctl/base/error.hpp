@@ -38,9 +38,10 @@ enum class ErrorCode {
   incompatible,
   input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
   path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
+  bundle_refused,      // bundle swap/unbundle/restore refused with nothing changed (another major, older version, ...)
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::path_not_effective;
+constexpr ErrorCode k_last_error_code = ErrorCode::bundle_refused;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

@@ -17,6 +17,7 @@ enum class ExitCode : int {
   doctor_failed = 10,     // doctor: at least one check failed
   doctor_gpu_skipped = 11,// doctor: healthy up to the GPU layers (4-5), which were skipped (no GPU, no driver, --no-gpu)
   not_effective = 12,     // path --apply: the change was written, but the loader still finds another cuDNN first
+  bundle_refused = 13,    // bundle: the swap, unbundle or restore was refused, nothing changed
 };
 
 constexpr int to_int(ExitCode c) { return static_cast<int>(c); }

@@ -19,6 +19,8 @@ CommandRun setup_explain(CLI::App& sub, Io& io);
 CommandRun setup_trace(CLI::App& sub, Io& io);
 CommandRun setup_fetch(CLI::App& sub, Io& io);
 CommandRun setup_workload_child(CLI::App& sub, Io& io);
+CommandRun setup_bundle(CLI::App& sub, Io& io);
+CommandRun setup_bundle_load_child(CLI::App& sub, Io& io);
 
 /// Fetches with the run's catalog, drawing progress on a terminal (fetch and install).
 Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);

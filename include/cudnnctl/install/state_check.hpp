@@ -28,6 +28,8 @@ Result<void> check_receipt_paths(const Receipt& r, const std::string& origin);
 /// Refuses a journal with a move outside `root`, or a removal that is not a staging-, trash- or backup-
 /// folder directly inside `state_dir`.
 Result<void> check_journal_paths(const Journal& j, const std::string& root, const std::string& state_dir);
+/// The same, with moves allowed below any of `roots`.
+Result<void> check_journal_paths(const Journal& j, const std::vector<std::string>& roots, const std::string& state_dir);
 
 /// A staging folder (`<state>/staging-<id>`) that an interrupted run left behind.
 struct LeftoverStaging {

@@ -31,6 +31,9 @@ std::string journal_path(const std::string& state_dir);
 
 /// Runs the moves. On any failure the moves done so far are undone and the error says so.
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal);
+/// The same, for a transaction whose moves may lie below any of `roots` (a framework bundle's folder and
+/// cudnnctl's own state folder for it) instead of below the state folder's parent.
+Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal, const std::vector<std::string>& roots);
 
 /// The journal a transaction left behind (it did not finish: "applying" before its commit point,
 /// "committed" with clean-up left); nullopt when there is none.
@@ -38,5 +41,7 @@ Result<std::optional<Journal>> read_journal(const InstallFs& fs, const std::stri
 
 /// Finishes or rolls back an interrupted transaction. Returns what it did in words (empty: nothing to do).
 Result<std::string> recover(InstallFs& fs, const std::string& state_dir);
+/// The same, with the journal's moves allowed below any of `roots` (see run_transaction).
+Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const std::vector<std::string>& roots);
 
 } // namespace cudnnctl

@@ -35,4 +35,8 @@ private:
 /// The PATH list separator of this platform (':' or ';').
 char path_list_separator();
 
+/// This user's folder for a program's state (Linux: $XDG_STATE_HOME, else ~/.local/state; Windows:
+/// %LOCALAPPDATA%); empty when the environment names none.
+std::string user_state_dir(const Environment& env);
+
 } // namespace cudnnctl::platform

@@ -23,4 +23,10 @@ std::vector<std::string> ProcessEnvironment::names() const {
 
 char path_list_separator() { return ':'; }
 
+std::string user_state_dir(const Environment& env) {
+  if (const auto x = env.get("XDG_STATE_HOME"); x && x->starts_with('/')) return *x;
+  if (const auto h = env.get("HOME"); h && h->starts_with('/')) return *h + "/.local/state";
+  return {};
+}
+
 } // namespace cudnnctl::platform

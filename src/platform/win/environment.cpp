@@ -30,4 +30,9 @@ std::vector<std::string> ProcessEnvironment::names() const {
 
 char path_list_separator() { return ';'; }
 
+std::string user_state_dir(const Environment& env) {
+  if (const auto x = env.get("LOCALAPPDATA"); x && !x->empty()) return *x;
+  return {};
+}
+
 } // namespace cudnnctl::platform

@@ -1,0 +1,56 @@
+#pragma once
+// Changing a bundle, each as one journaled transaction (install/transaction): swap its cuDNN for an
+// archive's, set it aside so the toolkit's copy loads (unbundle), and put the originals back (restore).
+// The originals go to cudnnctl's own state folder for the bundle (bundle_receipt), never deleted.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/archive/verify.hpp"
+#include "cudnnctl/bundle/bundle.hpp"
+#include "cudnnctl/bundle/bundle_receipt.hpp"
+#include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/install/install_fs.hpp"
+
+namespace cudnnctl {
+
+struct BundleContext {
+  std::string state_root;  // bundle_state_root()
+  InstallFs* fs = nullptr;
+};
+
+/// Finishes or undoes every interrupted bundle transaction under the state root; what it did, in words.
+Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx);
+
+/// A bundle with its receipt's part of the state, and the receipt.
+struct BundleView {
+  Bundle bundle;
+  std::optional<BundleReceipt> receipt;
+};
+Result<BundleView> view_bundle(const BundleContext& ctx, const std::string& dir);
+
+/// The folders cudnnctl holds a receipt for (an unbundled folder has no cuDNN left to find).
+std::vector<std::string> bundles_with_receipts(const BundleContext& ctx);
+
+struct SwapRequest {
+  std::string dir;
+  std::string archive_path;
+  ArchiveName name;
+  std::vector<ExpectedHash> expected;
+  bool allow_downgrade = false;
+};
+
+struct BundleOutcome {
+  BundleView before, after;
+  std::vector<std::string> added;    // swap: sub-libraries the bundle did not have
+  std::vector<std::string> removed;  // restore: files the swap had added
+  unsigned loaded_version = 0;       // what the child process loaded afterwards (0: not checked)
+  std::string message;
+};
+
+Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& req);
+Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir, const std::string& toolkit_lib_dir,
+                                      unsigned toolkit_cuda_major);
+Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir);
+
+} // namespace cudnnctl

@@ -1,0 +1,39 @@
+#pragma once
+// Finding framework bundles on disk and reading what they are: the folders below a site-packages (or a
+// conda prefix) that hold a cuDNN main library, their owner (RECORD / conda-meta), version, CUDA major
+// of the consumer, architecture, and whether the files still match the owner's RECORD.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/bundle/bundle.hpp"
+
+namespace cudnnctl {
+
+/// Folders at most four levels below `site` (itself included) holding a cuDNN main library; folder
+/// links are not followed. Sorted.
+std::vector<std::string> find_bundle_dirs(const std::string& site);
+
+/// The pip distribution or conda package whose records list `dir`'s main library, looking in the
+/// folders above `dir` (at most six levels up); nullopt when none does.
+std::optional<BundleOwner> find_owner(const std::string& dir, const std::string& main_file);
+
+/// SHA-256 (hex) of each cuDNN file in `dir`, by name; a file that cannot be read is left out.
+std::map<std::string, std::string> hash_files(const std::string& dir, const std::vector<std::string>& files);
+
+/// Compares the files with the owner's RECORD: original, modified (with the first differing file in
+/// `note`), or unrecorded when no RECORD lists them. Pure.
+BundleState record_state(const std::string& dir, const std::map<std::string, std::string>& sha256_by_name,
+                         const std::optional<BundleOwner>& owner, std::string* note);
+
+/// The architecture of a library file (ELF e_machine or PE machine, named like Bundle::arch); empty unknown.
+std::string library_arch(const std::string& file, Os os);
+
+/// The file names in a folder, sorted (empty when it cannot be read).
+std::vector<std::string> names_in(const std::string& dir);
+
+/// Reads everything about `dir` except the receipt's part of the state (bundle_receipt does that).
+/// Errors when `dir` is not a folder; a folder with no cuDNN file is returned with no files.
+Result<Bundle> read_bundle(const std::string& dir);
+
+} // namespace cudnnctl

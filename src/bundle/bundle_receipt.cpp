@@ -1,0 +1,117 @@
+#include "cudnnctl/bundle/bundle_receipt.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/base/sha256.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+bool plain_name(const std::string& n) {
+  return !n.empty() && n != "." && n != ".." && n.size() < 256 &&
+         std::none_of(n.begin(), n.end(), [](char c) { return c == '/' || c == '\\' || c == ':' || c == '\0'; });
+}
+
+bool hex_id(const std::string& s) {
+  return !s.empty() && s.size() <= 64 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-'; });
+}
+
+nlohmann::json files_json(const std::vector<BundleFileHash>& v) {
+  auto a = nlohmann::json::array();
+  for (const auto& f : v) a.push_back({{"name", f.name}, {"sha256", f.sha256}});
+  return a;
+}
+
+std::vector<BundleFileHash> files_of(const nlohmann::json& a) {
+  std::vector<BundleFileHash> out;
+  for (const auto& f : a) out.push_back({f.at("name").get<std::string>(), f.at("sha256").get<std::string>()});
+  return out;
+}
+
+bool same_files(const std::vector<BundleFileHash>& v, const std::map<std::string, std::string>& current) {
+  if (v.size() != current.size()) return false;
+  return std::all_of(v.begin(), v.end(), [&](const BundleFileHash& f) {
+    const auto it = current.find(f.name);
+    return it != current.end() && it->second == f.sha256;
+  });
+}
+
+} // namespace
+
+std::string bundle_state_root(const platform::Environment& env) {
+  if (const auto v = env.get("CUDNNCTL_BUNDLE_STATE"); v && !v->empty()) return *v;
+  const auto base = platform::user_state_dir(env);
+  return base.empty() ? std::string() : base + "/cudnnctl/bundles";
+}
+
+std::string bundle_state_dir(const std::string& root, const std::string& dir) {
+  Sha256 h;
+  h.update(dir.data(), dir.size());
+  return root + "/" + h.finish().substr(0, 16);
+}
+
+std::string receipt_text(const BundleReceipt& r) {
+  return nlohmann::json{{"schema_version", 1},          {"dir", r.dir},
+                        {"action", r.action},           {"id", r.id},
+                        {"created", r.created},         {"archive", r.archive},
+                        {"archive_sha256", r.archive_sha256}, {"version", r.version},
+                        {"original_version", r.original_version}, {"originals", files_json(r.originals)},
+                        {"placed", files_json(r.placed)}}
+      .dump(1);
+}
+
+Result<BundleReceipt> parse_bundle_receipt(const std::string& text, const std::string& dir, const std::string& origin) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::bundle_refused, fmt::format("cudnnctl's bundle receipt {} is not one cudnnctl wrote: {}", origin, why),
+                "nothing was changed; if you edited it, put it back, or move the folder aside to forget the swap", origin);
+  };
+  try {
+    const auto doc = nlohmann::json::parse(text);
+    BundleReceipt r;
+    r.dir = doc.at("dir").get<std::string>();
+    r.action = doc.at("action").get<std::string>();
+    r.id = doc.at("id").get<std::string>();
+    r.created = doc.value("created", "");
+    r.archive = doc.value("archive", "");
+    r.archive_sha256 = doc.value("archive_sha256", "");
+    r.version = doc.value("version", "");
+    r.original_version = doc.value("original_version", "");
+    r.originals = files_of(doc.at("originals"));
+    r.placed = files_of(doc.at("placed"));
+    if (r.dir != dir) return bad(fmt::format("it is for '{}'", r.dir));
+    if (r.action != "swap" && r.action != "unbundle") return bad("unknown action '" + r.action + "'");
+    if (!hex_id(r.id)) return bad("its id is not one cudnnctl makes");
+    for (const auto* list : {&r.originals, &r.placed})
+      for (const auto& f : *list)
+        if (!plain_name(f.name)) return bad(fmt::format("'{}' is not a plain file name", f.name));
+    return r;
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+}
+
+BundleState state_with_receipt(const std::optional<BundleReceipt>& r, const std::map<std::string, std::string>& current,
+                               BundleState by_record, std::string* note) {
+  if (!r) return by_record;
+  if (r->action == "swap" && same_files(r->placed, current)) return BundleState::swapped;
+  if (r->action == "unbundle" && current.empty()) return BundleState::unbundled;
+  // pip's reinstall writes the RECORD's files again and leaves a sub-library the swap added
+  auto without_added = current;
+  for (const auto& f : r->placed)
+    if (std::none_of(r->originals.begin(), r->originals.end(), [&](const BundleFileHash& o) { return o.name == f.name; }) &&
+        without_added.count(f.name) && without_added.at(f.name) == f.sha256)
+      without_added.erase(f.name);
+  if (same_files(r->originals, without_added) || by_record == BundleState::original) {
+    if (note) *note = fmt::format("the package manager put its files back after cudnnctl's {}", r->action);
+    return BundleState::reverted;
+  }
+  if (note) *note = fmt::format("the files differ from what cudnnctl's {} left and from the package's own", r->action);
+  return BundleState::modified;
+}
+
+} // namespace cudnnctl

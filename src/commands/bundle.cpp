@@ -1,0 +1,193 @@
+// `cudnnctl bundle list|swap|unbundle|restore`: framework-bundled cuDNN (docs/bundles.md), and the
+// hidden `__bundle_load DIR` child that proves a copy loads.
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/bundle/bundle_ops.hpp"
+#include "cudnnctl/bundle/bundle_probe.hpp"
+#include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/commands/archive_options.hpp"
+#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/platform/environment.hpp"
+#include "cudnnctl/platform/process.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+struct BundleArgs {
+  std::vector<std::string> pythons, sites;
+  std::string dir, cuda_path;
+  ArchiveOptions archive;
+  bool allow_downgrade = false;
+};
+
+nlohmann::json bundle_json(const Bundle& b) {
+  return {{"dir", b.dir},
+          {"owner", b.owner ? nlohmann::json(b.owner->name) : nlohmann::json(nullptr)},
+          {"version", b.version.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.version)},
+          {"cuda_major", b.cuda_major ? nlohmann::json(b.cuda_major) : nlohmann::json(nullptr)},
+          {"arch", b.arch.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.arch)},
+          {"files", b.files},
+          {"state", std::string(to_string(b.state))},
+          {"state_note", b.state_note}};
+}
+
+// The site folders an interpreter reports (site.getsitepackages() and the user's), asked of it.
+std::vector<std::string> sites_of_python(const std::string& exe, Io& io) {
+  auto out = platform::run_capture({exe, "-c", "import site,sys\nfor p in site.getsitepackages()+[site.getusersitepackages()]: print(p)"});
+  if (!out) {
+    io.warn(fmt::format("could not ask {} for its site-packages: {}", exe, out.error().message));
+    return {};
+  }
+  std::vector<std::string> sites;
+  std::istringstream in(*out);
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) sites.push_back(line);
+  }
+  return sites;
+}
+
+std::vector<std::string> sites_to_scan(const BundleArgs& a, Io& io) {
+  std::vector<std::string> sites = a.sites;
+  auto pythons = a.pythons;
+  const platform::ProcessEnvironment env;
+  if (a.sites.empty() && a.pythons.empty()) {
+    pythons = {"python3", "python"};
+    for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+      if (const auto v = env.get(var); v && !v->empty()) {
+        sites.push_back(*v + "/lib");
+        sites.push_back(*v + "/Lib/site-packages");
+        sites.push_back(*v + "/Library/bin");
+      }
+  }
+  for (const auto& py : pythons)
+    for (auto& s : sites_of_python(py, io)) sites.push_back(std::move(s));
+  return sites;
+}
+
+Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
+  const platform::ProcessEnvironment env;
+  auto fs = make_real_fs();
+  BundleContext ctx{bundle_state_root(env), fs.get()};
+  auto recovered = recover_bundles(ctx);
+  if (!recovered) return Unexpected<Error>(recovered.error());
+  for (const auto& r : *recovered) io.warn(r);
+  std::set<std::string> dirs;
+  for (const auto& site : sites_to_scan(a, io))
+    for (const auto& d : find_bundle_dirs(site)) dirs.insert(d);
+  for (const auto& d : bundles_with_receipts(ctx)) dirs.insert(d);
+  nlohmann::json arr = nlohmann::json::array();
+  std::ostringstream text;
+  for (const auto& d : dirs) {
+    auto v = view_bundle(ctx, d);
+    if (!v) {
+      io.warn(v.error().message);
+      continue;
+    }
+    const auto& b = v->bundle;
+    arr.push_back(bundle_json(b));
+    text << fmt::format("{}\n  owner {}, cuDNN {}, CUDA {}, {}, {} files, {}{}\n", terminal_safe(b.dir), b.owner ? b.owner->name : "unknown",
+                        b.version.empty() ? "?" : b.version, b.cuda_major ? std::to_string(b.cuda_major) : "?", b.arch.empty() ? "?" : b.arch,
+                        b.files.size(), to_string(b.state), b.state_note.empty() ? "" : " (" + terminal_safe(b.state_note) + ")");
+    if (b.state == BundleState::unbundled)
+      text << "  the framework finds no cuDNN here and loads the next one on its search path (the toolkit's)\n";
+    else
+      text << "  the framework loads this copy first; a toolkit's cuDNN is not used by it\n";
+  }
+  if (io.json) {
+    io.out << json_text(nlohmann::json{{"bundles", arr}, {"warnings", io.warnings}}) << "\n";
+  } else {
+    io.out << (dirs.empty() ? std::string("no framework-bundled cuDNN found\n") : text.str());
+  }
+  return ExitCode::ok;
+}
+
+Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
+  if (io.json) {
+    io.out << json_text(nlohmann::json{{"ok", true},
+                                       {"action", verb},
+                                       {"before", bundle_json(o.before.bundle)},
+                                       {"bundle", bundle_json(o.after.bundle)},
+                                       {"added", o.added},
+                                       {"removed", o.removed},
+                                       {"loaded_version", o.loaded_version ? nlohmann::json(o.loaded_version) : nlohmann::json(nullptr)},
+                                       {"message", o.message},
+                                       {"warnings", io.warnings}})
+           << "\n";
+  } else {
+    io.out << terminal_safe(o.message) << "\n";
+  }
+  return ExitCode::ok;
+}
+
+Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb) {
+  const platform::ProcessEnvironment env;
+  auto fs = make_real_fs();
+  BundleContext ctx{bundle_state_root(env), fs.get()};
+  Result<BundleOutcome> o = fail(ErrorCode::internal, "no bundle verb");
+  if (verb == "swap") {
+    CatalogSource catalogs(a.archive.catalog);
+    auto prepared = prepare_archive(a.archive, io, catalogs);
+    if (!prepared) return Unexpected<Error>(prepared.error());
+    if (!prepared->name)
+      return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared->path),
+                  "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared->path);
+    o = swap_bundle(ctx, SwapRequest{a.dir, prepared->path, *prepared->name, prepared->expected, a.allow_downgrade});
+  } else if (verb == "unbundle") {
+    std::string reason;
+    auto tk = select_toolkit(a.cuda_path, std::nullopt, reason);
+    if (!tk) return Unexpected<Error>(tk.error());
+    const auto lib = tk->os == Os::windows ? tk->dll_dir : tk->lib_dir;
+    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk->major().c_str(), nullptr, 10)));
+  } else {
+    o = restore_bundle(ctx, a.dir);
+  }
+  if (!o) return Unexpected<Error>(o.error());
+  return report(io, *o, verb.c_str());
+}
+
+} // namespace
+
+CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
+  auto a = std::make_shared<BundleArgs>();
+  sub.require_subcommand(1);
+  auto* list = sub.add_subcommand("list", "Every folder of cuDNN libraries a framework or environment bundles, with its owner and state");
+  list->add_option("--python", a->pythons, "An interpreter whose site-packages to search (repeatable)");
+  list->add_option("--site", a->sites, "A site-packages or environment folder to search (repeatable)");
+  list->add_flag("--json", shared_io.json, "Print one JSON document");
+  auto* swap = sub.add_subcommand("swap", "Replace a bundle's cuDNN with an archive's, verified, as one transaction (originals kept)");
+  swap->add_option("dir", a->dir, "The bundle's folder")->required();
+  swap->add_option("archive", a->archive.archive, "The cuDNN archive")->required();
+  swap->add_option("--sha256", a->archive.hashes.sha256, "The archive's expected SHA-256");
+  swap->add_flag("--allow-downgrade", a->allow_downgrade, "Allow an archive older than the bundle (PyTorch refuses a cuDNN older than its build's)");
+  swap->add_flag("--json", shared_io.json, "Print one JSON document");
+  auto* unbundle = sub.add_subcommand("unbundle", "Set a bundle's cuDNN aside so the toolkit's copy loads (reversible)");
+  unbundle->add_option("dir", a->dir, "The bundle's folder")->required();
+  unbundle->add_option("--cuda-path", a->cuda_path, "The CUDA toolkit whose cuDNN should load instead");
+  unbundle->add_flag("--json", shared_io.json, "Print one JSON document");
+  auto* restore = sub.add_subcommand("restore", "Put a bundle's original files back, byte-identical");
+  restore->add_option("dir", a->dir, "The bundle's folder")->required();
+  restore->add_flag("--json", shared_io.json, "Print one JSON document");
+  return [a, list, swap, unbundle](Io& io) -> Result<ExitCode> {
+    if (list->parsed()) return run_list(*a, io);
+    return run_change(*a, io, swap->parsed() ? "swap" : unbundle->parsed() ? "unbundle" : "restore");
+  };
+}
+
+CommandRun setup_bundle_load_child(CLI::App& sub, Io&) {
+  auto dir = std::make_shared<std::string>();
+  sub.add_option("dir", *dir)->required();
+  return [dir](Io& io) -> Result<ExitCode> { return static_cast<ExitCode>(bundle_load_child(*dir, io.out, io.err)); };
+}
+
+} // namespace cudnnctl
