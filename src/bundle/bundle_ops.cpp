@@ -1,6 +1,7 @@
 #include "cudnnctl/bundle/bundle_ops.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -245,8 +246,8 @@ Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, 
   a.files = std::move(*names);
   a.version = req.name.version.to_string();
   a.cuda_major = static_cast<unsigned>(std::strtoul(req.name.cuda_major().c_str(), nullptr, 10));
-  const auto main = main_library(a.files, b.os);
-  if (!main.empty()) a.arch = library_arch(staging + "/place/" + main, b.os);
+  const auto main_lib = main_library(a.files, b.os);
+  if (!main_lib.empty()) a.arch = library_arch(staging + "/place/" + main_lib, b.os);
   return a;
 }
 

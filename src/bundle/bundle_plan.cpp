@@ -15,8 +15,8 @@ Unexpected<Error> refused(const Bundle& b, std::string why, std::string hint) {
 Result<SwapPlan> plan_swap(const Bundle& b, const ArchiveLibraries& a, bool allow_downgrade) {
   if (b.files.empty() || b.cudnn_major == 0)
     return refused(b, "the folder holds no cuDNN library", "name the folder that holds the framework's cuDNN (see 'cudnnctl bundle list')");
-  const auto main = main_library(a.files, b.os);
-  if (a.os != b.os || main.empty())
+  const auto main_lib = main_library(a.files, b.os);
+  if (a.os != b.os || main_lib.empty())
     return refused(b, fmt::format("the archive holds no cuDNN library for {}", to_string(b.os)), "use the archive for the bundle's platform");
   const unsigned a_major = bundle_cudnn_major(a.files, a.os);
   if (a_major != b.cudnn_major)

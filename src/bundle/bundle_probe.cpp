@@ -22,13 +22,13 @@ int bundle_load_child(const std::string& dir, std::ostream& out, std::ostream& e
     err << "no cuDNN library in " << dir << "\n";
     return 2;
   }
-  const auto main = main_library(cudnn_files_among(names, *os), *os);
-  auto lib = platform::load_library(dir + "/" + main);
+  const auto main_lib = main_library(cudnn_files_among(names, *os), *os);
+  auto lib = platform::load_library(dir + "/" + main_lib);
   if (!lib) {
     err << lib.error().message << "\n";
     return 3;
   }
-  for (const auto& sub : cudnn_sub_library_files(names, bundle_cudnn_major({main}, *os), *os))
+  for (const auto& sub : cudnn_sub_library_files(names, bundle_cudnn_major({main_lib}, *os), *os))
     if (auto s = platform::load_library(dir + "/" + sub); !s) {
       err << s.error().message << "\n";
       return 4;
@@ -36,7 +36,7 @@ int bundle_load_child(const std::string& dir, std::ostream& out, std::ostream& e
   using GetVersion = std::size_t (*)();
   auto* fn = reinterpret_cast<GetVersion>(platform::find_symbol(*lib, "cudnnGetVersion"));
   if (!fn) {
-    err << main << " has no cudnnGetVersion\n";
+    err << main_lib << " has no cudnnGetVersion\n";
     return 5;
   }
   out << fn() << "\n";

@@ -204,16 +204,16 @@ Result<Bundle> read_bundle(const std::string& dir) {
   b.os = bundle_os(names).value_or(Os::linux_os);
   b.files = cudnn_files_among(names, b.os);
   b.cudnn_major = bundle_cudnn_major(b.files, b.os);
-  const auto main = main_library(b.files, b.os);
-  if (main.empty()) return b;
-  b.owner = find_owner(dir, main);
-  b.arch = library_arch(dir + "/" + main, b.os);
+  const auto main_lib = main_library(b.files, b.os);
+  if (main_lib.empty()) return b;
+  b.owner = find_owner(dir, main_lib);
+  b.arch = library_arch(dir + "/" + main_lib, b.os);
   if (b.owner && to_lower_ascii(b.owner->name).find("cudnn") != std::string::npos && !b.owner->version.empty()) {
     b.version = b.owner->version;
     b.version_source = b.owner->name + " METADATA";
-  } else if (const auto pe = b.os == Os::windows ? read_pe_file(dir + "/" + main) : Result<PeImports>(fail(ErrorCode::io, "")); pe && !pe->file_version.empty()) {
+  } else if (const auto pe = b.os == Os::windows ? read_pe_file(dir + "/" + main_lib) : Result<PeImports>(fail(ErrorCode::io, "")); pe && !pe->file_version.empty()) {
     b.version = pe->file_version;
-    b.version_source = main + " version resource";
+    b.version_source = main_lib + " version resource";
   } else {
     for (const auto& f : b.files)
       if (const auto c = classify_cudnn_file(f, b.os); c && c->main() && !c->full_version.empty()) {

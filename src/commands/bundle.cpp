@@ -147,7 +147,7 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
     std::string reason;
     auto tk = select_toolkit(a.cuda_path, std::nullopt, reason);
     if (!tk) return Unexpected<Error>(tk.error());
-    const auto lib = tk->os == Os::windows ? tk->dll_dir : tk->lib_dir;
+    const auto lib = tk->root + "/" + (tk->os == Os::windows ? tk->dll_dir : tk->lib_dir);
     o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk->major().c_str(), nullptr, 10)));
   } else {
     o = restore_bundle(ctx, a.dir);
