@@ -14,6 +14,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 
 #ifndef CUDNNCTL_VERSION
@@ -102,7 +103,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     if (args[1] == "manpage") out << generate_manpage();
     else if (args[1] == "bash-completion") out << generate_bash_completion();
     else if (args[1] == "troubleshooting") out << troubleshooting_markdown();
-    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion or troubleshooting", {}}, false, out, err);
+    else if (args[1] == "doctor-checks") out << doctor_checks_markdown();
+    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion, troubleshooting or doctor-checks", {}}, false, out, err);
     return 0;
   }
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups", "cudnnctl"};
