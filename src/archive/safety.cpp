@@ -170,11 +170,10 @@ Result<void> SafetyChecker::admit_size(const std::string& raw, const ArchiveEntr
 
 Result<void> SafetyChecker::admit(ArchiveEntry& e) {
   const std::string raw = e.name;
-  auto path = admit_name(raw);
-  if (!path) return Unexpected<Error>(path.error());
-  e.name = *path;
-  if (auto ok = admit_top(raw, *path, e); !ok) return ok;
-  if (auto ok = admit_shape(raw, *path, e); !ok) return ok;
+  CUDNNCTL_TRY_ASSIGN(const std::string path, admit_name(raw));
+  e.name = path;
+  CUDNNCTL_TRY(admit_top(raw, path, e));
+  CUDNNCTL_TRY(admit_shape(raw, path, e));
   return admit_size(raw, e);
 }
 

@@ -173,8 +173,7 @@ Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, A
   // stem: cudnn-<platform>-<A.B.C.D>_cuda<X[.Y]>-archive
   std::string_view rest = stem.substr(std::string_view("cudnn-").size());
   rest = rest.substr(0, rest.size() - std::string_view("-archive").size());
-  const auto platform = parse_modern_platform(name, rest, seed_spelling);
-  if (!platform) return Unexpected<Error>(platform.error());
+  CUDNNCTL_TRY_ASSIGN(const PlatformToken* const platform, parse_modern_platform(name, rest, seed_spelling));
 
   auto cuda_pos = rest.find("_cuda");
   std::size_t marker = 5;
@@ -201,13 +200,13 @@ Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, A
   if (!variant)
     return malformed(name, fmt::format("'cuda{}' is not a CUDA variant (expected e.g. cuda12 or cuda11.5)", variant_text));
 
-  out.platform = std::string((*platform)->platform);
-  out.platform_token = std::string((*platform)->token);
-  out.os = (*platform)->os;
-  out.arch = (*platform)->arch;
+  out.platform = std::string(platform->platform);
+  out.platform_token = std::string(platform->token);
+  out.os = platform->os;
+  out.arch = platform->arch;
   out.version = *version;
   out.cuda_variant = *variant;
-  if (auto era = assign_modern_era(name, out); !era) return Unexpected<Error>(era.error());
+  CUDNNCTL_TRY(assign_modern_era(name, out));
   return out;
 }
 
@@ -319,7 +318,7 @@ Result<std::string_view> checked_file_name(std::string_view path_or_name) {
     return fail(ErrorCode::name_too_long,
                 fmt::format("the file name is {} bytes long; cuDNN archive names are well under {}", name.size(), k_max_name),
                 std::string(archive_name_help()), std::string(name.substr(0, 64)) + "...");
-  if (auto ok = check_characters(name); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_characters(name));
   return name;
 }
 
@@ -398,28 +397,25 @@ Result<void> check_extension_fits(std::string_view name, const ArchiveName& a) {
 } // namespace
 
 Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
-  const auto checked = checked_file_name(path_or_name);
-  if (!checked) return Unexpected<Error>(checked.error());
-  const std::string_view name = *checked;
+  CUDNNCTL_TRY_ASSIGN(const std::string_view name, checked_file_name(path_or_name));
   ArchiveName out;
   out.given = std::string(name);
   const std::string cleaned = without_download_noise(name, out.warnings);
   const std::string_view n = cleaned;
-  if (auto ok = refuse_other_products(name, n); !ok) return Unexpected<Error>(ok.error());
-  const auto stem = split_extension(name, n, out.format);
-  if (!stem) return Unexpected<Error>(stem.error());
+  CUDNNCTL_TRY(refuse_other_products(name, n));
+  CUDNNCTL_TRY_ASSIGN(const std::string_view stem, split_extension(name, n, out.format));
 
   Result<ArchiveName> parsed = Unexpected<Error>(Error{});
   bool seed_spelling = false;
-  if (stem->size() > 6 && is_ascii_digit((*stem)[6])) {
-    parsed = parse_legacy(name, *stem, std::move(out));
-  } else if (ends_with(*stem, "-archive") && stem->size() > std::string_view("cudnn--archive").size()) {
-    parsed = parse_modern(name, *stem, std::move(out), seed_spelling);
+  if (stem.size() > 6 && is_ascii_digit(stem[6])) {
+    parsed = parse_legacy(name, stem, std::move(out));
+  } else if (ends_with(stem, "-archive") && stem.size() > std::string_view("cudnn--archive").size()) {
+    parsed = parse_modern(name, stem, std::move(out), seed_spelling);
   } else {
     return malformed(name, "it has neither the '-archive' ending of cuDNN 8.3+ names nor the CUDA version of legacy names");
   }
   if (!parsed) return parsed;
-  if (auto fits = check_extension_fits(name, *parsed); !fits) return Unexpected<Error>(fits.error());
+  CUDNNCTL_TRY(check_extension_fits(name, *parsed));
   parsed->canonical = canonical_name(*parsed);
   if (seed_spelling)
     parsed->warnings.push_back(fmt::format("'{}' is not NVIDIA's spelling (x86_64 and _cuda use underscores); the real archive is "

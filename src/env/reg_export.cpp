@@ -202,11 +202,9 @@ ExportedEnvironment environment_from_exports(const std::vector<RegKey>& keys) {
 Result<ExportedEnvironment> read_environment_exports(const std::vector<std::string>& files) {
   std::vector<RegKey> keys;
   for (const auto& f : files) {
-    auto text = platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20);
-    if (!text) return Unexpected<Error>(text.error());
-    auto parsed = parse_reg_export(*text, f);
-    if (!parsed) return Unexpected<Error>(parsed.error());
-    keys.insert(keys.end(), parsed->begin(), parsed->end());
+    CUDNNCTL_TRY_ASSIGN(const auto text, platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20));
+    CUDNNCTL_TRY_ASSIGN(auto parsed, parse_reg_export(text, f));
+    keys.insert(keys.end(), parsed.begin(), parsed.end());
   }
   auto exported = environment_from_exports(keys);
   if (exported.sources.empty())

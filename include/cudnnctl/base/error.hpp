@@ -3,6 +3,7 @@
 // is about, and a hint that says how to fix it. One place (app/report) turns them into output.
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "cudnnctl/base/exit_code.hpp"
 #include "cudnnctl/base/expected.hpp"
@@ -61,3 +62,19 @@ std::string_view error_id(ErrorCode code);
 ExitCode exit_code_for(ErrorCode code);
 
 } // namespace cudnnctl
+
+// Error propagation, written once. In a function returning some Result<U>:
+//   CUDNNCTL_TRY(check(x));                        // a Result<void> (or a value not needed): its error returns
+//   CUDNNCTL_TRY_ASSIGN(auto name, parse(text));   // `name` is parse(text)'s value, or its error returns
+#define CUDNNCTL_TRY_CONCAT_(a, b) a##b
+#define CUDNNCTL_TRY_CONCAT(a, b) CUDNNCTL_TRY_CONCAT_(a, b)
+#define CUDNNCTL_TRY(expr)                                                                  \
+  do {                                                                                      \
+    if (auto cudnnctl_try_result_ = (expr); !cudnnctl_try_result_)                          \
+      return ::cudnnctl::Unexpected<::cudnnctl::Error>(std::move(cudnnctl_try_result_).error()); \
+  } while (0)
+#define CUDNNCTL_TRY_ASSIGN(decl, expr) CUDNNCTL_TRY_ASSIGN_(decl, expr, CUDNNCTL_TRY_CONCAT(cudnnctl_try_, __LINE__))
+#define CUDNNCTL_TRY_ASSIGN_(decl, expr, tmp)                                      \
+  auto tmp = (expr);                                                              \
+  if (!tmp) return ::cudnnctl::Unexpected<::cudnnctl::Error>(std::move(tmp).error()); \
+  decl = std::move(*tmp)
