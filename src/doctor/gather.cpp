@@ -131,6 +131,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
   if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
+  if (const auto problem = sys.ld_cache_problem(); !problem.empty()) f.notes.push_back(problem);
   const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
   if (f.header)
     for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);

@@ -76,13 +76,6 @@ std::vector<fs::path> site_packages(const platform::Environment& env, const std:
   return out;
 }
 
-std::vector<std::string> ld_cache_entries(const std::string& text, const std::string& name) {
-  std::vector<std::string> out;
-  for (const auto& [n, path] : parse_ld_cache_entries(text))
-    if (n == name) out.push_back(path);
-  return out;
-}
-
 } // namespace
 
 std::vector<StackLibrary> gather_cuda_stack(const StackInputs& in, const platform::Environment& env) {
@@ -117,7 +110,7 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
         f.libcuda = (fs::path(d) / "libcuda.so.1").string();
         break;
       }
-  const auto cached = ld_cache_entries(in.ld_cache_text, "libcuda.so.1");
+  const auto cached = ld_cache_paths(in.ld_cache_text, "libcuda.so.1");
   if (f.libcuda.empty() && !cached.empty()) f.libcuda = cached.front();
   if (!f.libcuda.empty()) f.libcuda = fs::weakly_canonical(f.libcuda, ec).string();
   f.host_driver = in.host_driver;
@@ -127,7 +120,7 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
   f.wsl.lib_dir = fs::is_directory(wsl_dir, ec);
   f.wsl.libcuda_is_copy = fs::is_regular_file(fs::symlink_status(wsl_dir / "libcuda.so.1", ec));
   f.wsl.ld_cache_libcuda = cached;
-  f.wsl.unversioned_in_cache = !ld_cache_entries(in.ld_cache_text, "libcuda.so").empty();
+  f.wsl.unversioned_in_cache = !ld_cache_paths(in.ld_cache_text, "libcuda.so").empty();
   return f;
 }
 

@@ -1,5 +1,7 @@
 #include "cudnnctl/doctor/system.hpp"
 
+#include "cudnnctl/env/linux_loader.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -48,8 +50,14 @@ public:
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
   const std::string& ld_cache_text() override {
-    if (!m_ld_cache) m_ld_cache = platform::run_capture({"ldconfig", "-p"}).value_or(std::string());
+    if (!m_ld_cache) {
+      auto text = read_ld_cache_text();
+      if (!text) m_ld_cache_problem = text.error().message;
+      m_ld_cache = text.value_or(std::string());
+    }
     return *m_ld_cache;
+  }
+  std::string ld_cache_problem() override { return m_ld_cache_problem;
   }
   Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) override { return run_probe(m_self, request, timeout_ms); }
   Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) override {
@@ -58,6 +66,7 @@ public:
 
 private:
   std::string m_self;
+  std::string m_ld_cache_problem;
   std::optional<std::string> m_ld_cache;
 };
 

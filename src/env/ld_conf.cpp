@@ -1,5 +1,7 @@
 #include "cudnnctl/env/ld_conf.hpp"
 
+#include "cudnnctl/env/linux_loader.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -44,14 +46,8 @@ std::string ld_conf_problem(const std::string& folder) {
 
 std::vector<std::string> cache_dirs_for(const std::string& text, const std::string& soname) {
   std::vector<std::string> dirs;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto start = line.find_first_not_of(" \t");
-    if (start == std::string::npos || line.compare(start, soname.size() + 1, soname + " ") != 0) continue;
-    const auto arrow = line.find("=> ");
-    if (arrow == std::string::npos) continue;
-    auto dir = fs::path(line.substr(arrow + 3)).parent_path().string();
+  for (const auto& path : ld_cache_paths(text, soname)) {
+    auto dir = fs::path(path).parent_path().string();
     if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(std::move(dir));
   }
   return dirs;

@@ -2,7 +2,10 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
 
@@ -24,6 +27,25 @@ std::map<std::string, std::string> parse_ld_cache(const std::string& text) {
   std::map<std::string, std::string> out;
   for (auto& [name, path] : parse_ld_cache_entries(text)) out.emplace(std::move(name), std::move(path));  // first wins
   return out;
+}
+
+std::vector<std::string> ld_cache_paths(const std::string& text, const std::string& name) {
+  std::vector<std::string> out;
+  for (auto& [n, path] : parse_ld_cache_entries(text))
+    if (n == name) out.push_back(std::move(path));
+  return out;
+}
+
+Result<std::string> read_ld_cache_text() {
+  static const char* const candidates[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig"};
+  std::string tried;
+  for (const char* ldconfig : candidates) {
+    auto text = platform::run_capture({ldconfig, "-p"}, 30000);
+    if (text) return text;
+    tried += fmt::format("{}{}", tried.empty() ? "" : "; ", text.error().message);
+  }
+  return fail(ErrorCode::io, fmt::format("the ld.so cache could not be read with ldconfig -p ({})", tried),
+              "ldconfig comes with glibc (Debian/Ubuntu: libc-bin); without it the cache's folders are left out of the search order");
 }
 
 std::vector<std::string> expand_origin(const std::string& runpath, const std::string& origin) {

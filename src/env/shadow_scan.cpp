@@ -21,16 +21,12 @@ namespace cudnnctl {
 namespace fs = std::filesystem;
 
 std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
-  // in cache order (parse_ld_cache keys by name): the folders of the lines naming libcudnn
+  // in cache order: the folders of the entries naming libcudnn
   std::vector<std::string> dirs;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find("libcudnn") == std::string::npos) continue;
-    for (const auto& [name, path] : parse_ld_cache(line)) {
-      const auto dir = utf8_of(path_from_utf8(path).parent_path());
-      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-    }
+  for (const auto& [name, path] : parse_ld_cache_entries(text)) {
+    if (name.find("libcudnn") == std::string::npos) continue;
+    const auto dir = utf8_of(path_from_utf8(path).parent_path());
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
   }
   return dirs;
 }

@@ -81,8 +81,7 @@ std::string receipt_listing(const fs::path& file) {
 struct LdCache {
   std::multimap<std::string, std::string> by_name;  // name -> path, cache order
   LdCache() {
-    auto text = platform::run_capture({"ldconfig", "-p"});
-    if (!text) text = platform::run_capture({"/sbin/ldconfig", "-p"});
+    const auto text = read_ld_cache_text();
     if (!text) return;
     for (auto& [name, path] : parse_ld_cache_entries(*text)) by_name.emplace(std::move(name), std::move(path));
   }

@@ -132,3 +132,12 @@ TEST_CASE("doctor --check: a check its row did not report, or whose layer cannot
   CHECK(rejected.checks[1].status == CheckStatus::fail);
   CHECK(doctor_exit_code(rejected) == ExitCode::doctor_failed);
 }
+
+TEST_CASE("an ld.so cache that could not be read is said as a note, not left out in silence", "[doctor][checks]") {
+  Setup s;
+  const platform::MapEnvironment env(std::map<std::string, std::string>{});
+  s.sys.ld_problem = "the ld.so cache could not be read with ldconfig -p (not found)";
+  const auto r = run_doctor(s.o, env, s.sys);
+  REQUIRE(s.sys.ld_cache_reads > 0);
+  CHECK(std::find(r.notes.begin(), r.notes.end(), s.sys.ld_problem) != r.notes.end());
+}

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <set>
+
+#include "../skip.hpp"
 
 #include "cudnnctl/env/linux_loader.hpp"
 
@@ -39,4 +43,27 @@ TEST_CASE("a name resolves in the loader's order: LD_LIBRARY_PATH, RUNPATH, cach
   CHECK(order.find("libc.so.6", {}, exists)->via == "ld.so cache");
   CHECK(order.find("libd.so", {}, exists)->via == "default folder");
   CHECK_FALSE(order.find("libe.so", {"/rp"}, exists));
+}
+
+TEST_CASE("ld_cache_paths lists every path of exactly one name, in cache order", "[linux_loader]") {
+  const std::string text = "3 libs found in cache `/etc/ld.so.cache'\n"
+                           "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+                           "\tlibcuda.so (libc6,x86-64) => /usr/local/cuda/lib64/stubs/libcuda.so\n"
+                           "\tlibcuda.so.1 (libc6,x86-64) => /usr/local/cuda/compat/libcuda.so.1\n";
+  CHECK(ld_cache_paths(text, "libcuda.so.1") ==
+        std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/local/cuda/compat/libcuda.so.1"});
+  CHECK(ld_cache_paths(text, "libcuda.so") == std::vector<std::string>{"/usr/local/cuda/lib64/stubs/libcuda.so"});
+  CHECK(ld_cache_paths(text, "libcud").empty());
+}
+
+TEST_CASE("the ld.so cache is read without ldconfig on PATH (Debian's PATH for users is /usr/bin:/bin)", "[linux_loader]") {
+  if (!std::filesystem::exists("/sbin/ldconfig") && !std::filesystem::exists("/usr/sbin/ldconfig"))
+    CUDNNCTL_SKIP("this machine has no /sbin/ldconfig");
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  const auto text = read_ld_cache_text();
+  ::setenv("PATH", saved.c_str(), 1);
+  REQUIRE(text);
+  CHECK_THAT(*text, Catch::Contains("libc.so.6"));
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/base/error.hpp"
 #include "cudnnctl/base/os_arch.hpp"
 
 namespace cudnnctl {
@@ -16,6 +17,12 @@ namespace cudnnctl {
 /// Every entry of `ldconfig -p` output as (name, path), in cache order, duplicates kept.
 std::vector<std::pair<std::string, std::string>> parse_ld_cache_entries(const std::string& text);
 std::map<std::string, std::string> parse_ld_cache(const std::string& text);
+/// Every path the cache lists for exactly this name (e.g. "libcuda.so.1"), in cache order.
+std::vector<std::string> ld_cache_paths(const std::string& text, const std::string& name);
+
+/// The ld.so cache as `ldconfig -p` prints it. ldconfig is looked for where it lives (/sbin, /usr/sbin:
+/// often not on a user's PATH), then on PATH, and run with a timeout; the error says where it looked.
+Result<std::string> read_ld_cache_text();
 
 /// A RUNPATH (or RPATH) value -> its folders, $ORIGIN and ${ORIGIN} replaced by `origin`; empty entries dropped.
 std::vector<std::string> expand_origin(const std::string& runpath, const std::string& origin);

@@ -25,8 +25,10 @@ private:
 /// Ends this process at once, as a crash or `kill -9` would (no clean-up, no destructors).
 [[noreturn]] void kill_self();
 
-/// Runs a program (no shell) and returns its standard output; an error when it cannot start or fails.
-Result<std::string> run_capture(const std::vector<std::string>& argv);
+/// Runs a program (no shell; a bare name is looked up on PATH) and returns its standard output; an error
+/// when it cannot start, fails, or runs past `timeout_ms` (then it is killed). The one runner with
+/// run_child (platform/dynlib.hpp), which it uses.
+Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_ms = 60000);
 
 /// True when this process may change system-wide settings (root on Linux, elevated on Windows).
 bool is_privileged();

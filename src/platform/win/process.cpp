@@ -38,8 +38,8 @@ void kill_self() {
   ExitProcess(137);
 }
 
-Result<std::string> run_capture(const std::vector<std::string>& argv) {
-  auto r = run_child(argv, {}, 120000);
+Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_ms) {
+  auto r = run_child(argv, {}, timeout_ms);
   if (!r) return Unexpected<Error>(r.error());
   if (r->exit_code != 0) return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], r->exit_code), "");
   return r->out;
