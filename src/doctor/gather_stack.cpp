@@ -11,6 +11,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -103,15 +104,11 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
   });
   f.libraries = gather_cuda_stack(in, env);
 
-  // the libcuda.so.1 the loader takes: LD_LIBRARY_PATH first, then the ld.so cache
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (const auto& d : split_path_list(*v, PathFlavor::posix))
-      if (!d.empty() && fs::exists(fs::path(d) / "libcuda.so.1", ec)) {
-        f.libcuda = (fs::path(d) / "libcuda.so.1").string();
-        break;
-      }
+  // the libcuda.so.1 the loader takes (a program asks for it by name, with no RUNPATH of its own)
+  auto loader = LinuxSearchOrder::of(env, in.ld_cache_text, multiarch_triplet(platform::detect_host().arch), fs::current_path(ec).string());
+  for (auto& d : loader.defaults) d = (fs::path(in.root) / fs::path(d).relative_path()).string();  // the system folders of the root read
+  if (const auto hit = loader.find("libcuda.so.1", {}, [&ec](const std::string& p) { return fs::exists(p, ec); })) f.libcuda = hit->path;
   const auto cached = ld_cache_paths(in.ld_cache_text, "libcuda.so.1");
-  if (f.libcuda.empty() && !cached.empty()) f.libcuda = cached.front();
   if (!f.libcuda.empty()) f.libcuda = fs::weakly_canonical(f.libcuda, ec).string();
   f.host_driver = in.host_driver;
 

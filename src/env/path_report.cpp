@@ -39,19 +39,17 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
     r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, installed_dir);
     return r;
   }
-  std::vector<std::string> runpath;
+  OwnSearchPaths own;
   if (!consumer.empty()) {
     auto elf = read_elf_file(consumer);
     if (!elf) r.notes.push_back(elf.error().message);
-    else {
-      runpath = expand_origin(elf->runpath.empty() ? elf->rpath : elf->runpath, utf8_of(path_from_utf8(consumer).parent_path()));
-    }
+    else own = own_search_paths(elf->rpath, elf->runpath, utf8_of(path_from_utf8(consumer).parent_path()));
   }
   std::vector<std::string> cache;
   if (ld_cache_text) cache = parse_ldconfig_cache(*ld_cache_text);
   else if (auto text = read_ld_cache_text(); text) cache = parse_ldconfig_cache(*text);
   else r.notes.push_back(text.error().message + ": it is left out of the search order");
-  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
+  r.shadows = scan_cudnn_copies(linux_search_order(env, own, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
   return r;
 }
 

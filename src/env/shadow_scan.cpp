@@ -31,22 +31,14 @@ std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
   return dirs;
 }
 
-std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const OwnSearchPaths& own,
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch) {
-  std::vector<SearchDir> order;
-  // the loader reads an empty entry as the current folder and a relative one from it: so do we
   std::error_code ec;
-  const auto cwd = fs::current_path(ec).string();
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (const auto& d : split_path_list(*v, PathFlavor::posix)) {
-      if (d.empty()) order.push_back({cwd.empty() ? "." : cwd, "LD_LIBRARY_PATH (an empty entry: the current folder)"});
-      else if (d.front() != '/') order.push_back({d, "LD_LIBRARY_PATH (relative: from the current folder)", cwd.empty() ? d : (fs::path(cwd) / d).string()});
-      else order.push_back({d, "LD_LIBRARY_PATH"});
-    }
-  for (const auto& d : runpath_dirs) order.push_back({d, "RUNPATH"});
-  for (const auto& d : ld_cache_dirs) order.push_back({d, "ld.so cache"});
-  for (const auto& d : linux_default_dirs(multiarch.empty() ? multiarch_triplet(platform::detect_host().arch) : multiarch))
-    order.push_back({d, "default folder"});
+  const auto model = LinuxSearchOrder::of(env, "", multiarch.empty() ? multiarch_triplet(platform::detect_host().arch) : multiarch,
+                                          fs::current_path(ec).string());
+  std::vector<SearchDir> order;
+  for (auto& step : model.steps(own, ld_cache_dirs))
+    order.push_back({step.dir, step.via, step.resolved == step.dir ? std::string() : step.resolved});
   return order;
 }
 

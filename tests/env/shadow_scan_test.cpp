@@ -22,7 +22,7 @@ TEST_CASE("Linux: an older copy earlier on the search order shadows the installe
   put(tmp.path() / "cuda/include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
 
   platform::MapEnvironment env({{"LD_LIBRARY_PATH", old.string() + ":" + v8.string()}});
-  const auto order = linux_search_order(env, {installed.string()}, {"/nonexistent"});
+  const auto order = linux_search_order(env, OwnSearchPaths{{}, {installed.string()}}, {"/nonexistent"});
   REQUIRE(order.size() >= 4);
   CHECK(order[0].via == "LD_LIBRARY_PATH");
   CHECK(order[2].via == "RUNPATH");

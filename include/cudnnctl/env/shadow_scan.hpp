@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -40,8 +41,10 @@ struct ShadowReport {
 /// `ldconfig -p` text -> folders holding libcudnn*, in cache order.
 std::vector<std::string> parse_ldconfig_cache(const std::string& text);
 
-/// `multiarch`: the Debian triplet of the default folders; empty: this host's (env/linux_loader.hpp).
-std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+/// The folders of the Linux loader's order (env/linux_loader's model: RPATH, LD_LIBRARY_PATH with empty and
+/// relative entries read from the current folder, RUNPATH, the cache's folders, the default folders).
+/// `multiarch`: the Debian triplet of the default folders; empty: this host's.
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const OwnSearchPaths& own,
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = {});
 std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
 
