@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
@@ -19,13 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_small(const fs::path& p) {
-  std::ifstream in(p);
-  std::string s(64 * 1024, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(s.size()));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_small(const fs::path& p) { return read_text_head(p, 64 * 1024).value_or(std::string()); }
 
 bool stack_name(const std::string& name) {
   static const std::regex re(R"(^lib(cudart|cublas|cublasLt|nvrtc|cudnn)\.so\.\d+$)");

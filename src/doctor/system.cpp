@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -36,16 +37,7 @@ public:
     return fs::is_directory(path_from_utf8(path), ec);
   }
   std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
-    std::error_code ec;
-    const auto p = path_from_utf8(path);
-    if (!fs::is_regular_file(p, ec)) return std::nullopt;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text(max_bytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) return std::nullopt;
-    return text;
+    return read_text_file(path_from_utf8(path), max_bytes);
   }
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }

@@ -1,4 +1,5 @@
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/base/strings.hpp"
 
@@ -92,10 +93,7 @@ std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
 }
 
 unsigned toolkit_cudnn_major(const Toolkit& t) {
-  std::ifstream in(path_from_utf8(t.root) / t.include_dir / "cudnn_version.h");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto v = parse_version_header(ss.str());
+  const auto v = parse_version_header(read_text_head(path_from_utf8(t.root) / t.include_dir / "cudnn_version.h", 1 << 20).value_or(std::string()));
   return v ? v->major : 9;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
@@ -74,11 +75,9 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
   const auto name = utf8_of(p.filename());
   if (std::regex_search(name, m, full)) return m[1];
   for (const auto& header : {path_from_utf8(dir) / ".." / "include" / "cudnn_version.h", path_from_utf8(dir) / ".." / ".." / "include" / "cudnn_version.h"}) {
-    std::ifstream in(header);
-    if (!in) continue;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (const auto v = parse_version_header(ss.str()); v && v->major == major) return v->text();
+    const auto text = read_text_head(header, 1 << 20);
+    if (!text) continue;
+    if (const auto v = parse_version_header(*text); v && v->major == major) return v->text();
   }
   return fmt::format("{}.x", major);
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -20,13 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_head(const fs::path& p, std::size_t limit = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s(limit, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(limit));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_head(const fs::path& p, std::size_t limit = 1 << 20) { return read_text_head(p, limit).value_or(std::string()); }
 
 // "12.4.1" -> "12.4"
 std::string major_minor(const std::string& v) {

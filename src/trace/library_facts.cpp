@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
@@ -27,13 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_bounded(const fs::path& p, std::size_t limit) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s(limit, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(limit));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_bounded(const fs::path& p, std::size_t limit) { return read_text_head(p, limit).value_or(std::string()); }
 
 // A wheel's RECORD that lists a file of this name and size: "<dist>-<version>.dist-info".
 std::string wheel_version(const fs::path& file) {
