@@ -299,6 +299,13 @@ std::string ArchiveName::top_folder() const {
 
 std::string ArchiveName::cuda_major() const { return cuda_variant.substr(0, cuda_variant.find('.')); }
 
+std::string archive_platform_name(Os os, Arch arch) {
+  for (const auto& p : k_modern_platforms)
+    if (p.os == os && p.arch == arch) return std::string(p.platform);
+  if (os == Os::windows) return arch == Arch::arm64 ? "windows-arm64" : "windows-x86_64";
+  return fmt::format("{}-{}", os == Os::macos ? "osx" : "linux", to_string(arch));
+}
+
 std::string canonical_name(const ArchiveName& n) {
   if (n.era == NamingEra::legacy)
     return fmt::format("cudnn-{}-{}-v{}.{}", n.cuda_variant, n.platform_token, n.version.to_string(), to_string(n.format));
