@@ -36,7 +36,7 @@ def named(cudnnctl, message):
     run = subprocess.run([cudnnctl, "explain", "--json", "-"], input=message.encode("utf-8"),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
     if run.returncode not in (0, 10):
-        raise SystemExit(f"explain failed with {run.returncode}: {run.stderr.decode(errors='replace')}")
+        raise SystemExit(f"explain failed with {run.returncode} on {message[:80]!r}: {run.stdout.decode(errors='replace')}{run.stderr.decode(errors='replace')}")
     doc = json.loads(run.stdout)
     matches = doc["matches"]
     return (matches[0]["signature"], matches[0].get("detail", "")) if matches else ("none", "")
