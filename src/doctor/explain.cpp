@@ -20,7 +20,7 @@ constexpr LogPattern k_patterns[] = {
     {{"depends on nvidia-", "-cu1"}, {"packages.pip-pin"}},
     {{"satisfies the requirement nvidia-", "-cu1"}, {"packages.pip-pin"}},
     {{"no matching distribution found for nvidia-", "-cu1"}, {"packages.pip-pin"}},
-    {{"unable to find an engine to execute"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
+    {{"was unable to find an engine"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
     {{"cudnn_frontend", "execution plan"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
     {{"cudnngraphnotsupportederror"}, {"workload.engine-not-found", "framework.cudnn-older"}},
     {{"unable to register cu", "factory"}, {"loader.factory-registered"}},
