@@ -1,6 +1,7 @@
 #include "cudnnctl/doctor/explain.hpp"
 
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <regex>
 
@@ -277,17 +278,48 @@ std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_n
   return {};
 }
 
+void CudnnMajorsSeen::feed(std::string_view line, std::size_t line_no) {
+  const std::string cut(line.substr(0, k_max_line));
+  if (lower_ascii(cut).find("cudnn") == std::string::npos) return;
+  // A cuDNN file of a major (a listing, a path), a wheel of a version, or "cuDNN 9.2.1" / "cudnn version 90100".
+  static const std::regex file(R"((?:lib)?cudnn[A-Za-z_]*(?:\.so\.|64_)([0-9]+))", std::regex::icase);
+  static const std::regex wheel(R"(nvidia-cudnn-cu1[0-9][ =_-]+([0-9]+)\.)", std::regex::icase);
+  static const std::regex dotted(R"(cudnn\D{0,24}?\b([0-9])\.[0-9]+\.[0-9]+)", std::regex::icase);
+  static const std::regex packed(R"(cudnn\D{0,24}?\b([0-9]{4,5})\b)", std::regex::icase);
+  std::smatch m;
+  std::string major;
+  if (std::regex_search(cut, m, file) || std::regex_search(cut, m, wheel) || std::regex_search(cut, m, dotted)) major = m[1].str();
+  else if (std::regex_search(cut, m, packed)) major = decoded_version(m[1].str()).substr(0, 1);
+  if (!major.empty() && !seen_.contains(major)) seen_[major] = line_no;
+}
+
+void CudnnMajorsSeen::annotate(std::vector<ExplainMatch>& matches) const {
+  static const std::regex wanted(R"(built for cuDNN ([0-9]+))");
+  for (auto& m : matches) {
+    std::smatch w;
+    if (m.signature->id != "loader.cudnn-major" || !std::regex_search(m.detail, w, wanted)) continue;
+    for (const auto& [major, line] : seen_)
+      if (major != w[1].str() && line != m.line) {
+        m.detail += fmt::format("; the log names cuDNN {} on line {}: the major installed, so install cuDNN {} beside it", major, line, w[1].str());
+        break;
+      }
+  }
+}
+
 std::vector<ExplainMatch> explain_text(std::string_view text) {
   std::vector<ExplainMatch> out;
+  CudnnMajorsSeen majors;
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');
     const auto line = text.substr(0, nl);
+    majors.feed(line, line_no);
     for (auto& m : explain_line(line, line_no)) out.push_back(std::move(m));
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
+  majors.annotate(out);
   return out;
 }
 

@@ -231,3 +231,21 @@ TEST_CASE("explain: PyTorch's plan warning is harmless, and everyday errors are 
   CHECK(first_id("ValueError: Expected 2D Tensor, got 1D.") == "");
   CHECK(first_id("Torch cuDNN version: 91300") == "");
 }
+
+TEST_CASE("explain: a cuDNN of another major names the installed major when the log shows it", "[explain]") {
+  // onnxruntime-genai#694: the program wants cuDNN 8; the user's `find` listing shows cuDNN 9 in the system.
+  const auto m = explain_text(
+      "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n"
+      "$ sudo find / -name \"*libcudnn.so*\"\n"
+      "/usr/lib/x86_64-linux-gnu/libcudnn.so.9\n"
+      "/usr/lib/x86_64-linux-gnu/libcudnn.so.9.2.1\n");
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].signature->id == "loader.cudnn-major");
+  CHECK(m[0].detail ==
+        "the program was built for cuDNN 8: it asks for libcudnn.so.8; the log names cuDNN 9 on line 3: the major installed, so install cuDNN 8 "
+        "beside it");
+  // A version the framework prints counts too (packed 91300 = 9.13.0); without any, the detail stays the program's major.
+  CHECK(explain_text("Torch cuDNN version: 91300\nCould not locate cudnn_ops_infer64_8.dll.\n").at(0).detail.find("cuDNN 9 on line 1") !=
+        std::string::npos);
+  CHECK(explain_text("Could not locate cudnn_ops_infer64_8.dll.\n").at(0).detail.find("the log names") == std::string::npos);
+}
