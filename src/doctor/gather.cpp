@@ -9,7 +9,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
-#include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/install/transaction.hpp"

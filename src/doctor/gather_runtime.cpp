@@ -10,7 +10,6 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
-#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
@@ -91,7 +90,8 @@ void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSyste
 
 void gather_workload(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
-  if (!t || !f.major || f.no_gpu || !gpu_usable(f)) return;
+  // the workload needs what the probe found: a usable GPU (a fact of the probe, not a check's verdict)
+  if (!t || !f.major || f.no_gpu || !f.probe || !*f.probe || !(*f.probe)->gpu_usable()) return;
   WorkloadRequest req;
   req.cudnn_library = join_path(f.lib_dir, library_file_name(t->os, "cudnn", *f.major));
   req.major = *f.major;
