@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Crash sweep (issue 29, N1): every file-system change that install, uninstall, repair and an upgrade
+# make is a kill point. A clean run counts them (CUDNNCTL_FAULT_LOG); then, for each point k and for
+# SIGKILL and SIGINT, the command is stopped right before its k-th change (CUDNNCTL_FAULT_AT_CHANGE) and
+# the next command runs: run again, the toolkit must end exactly as the clean run left it, and
+# uninstall must then give back exactly what was there before; or (odd points, where the command had
+# no earlier receipt) uninstall right away must give back exactly what was there before.
+# Usage: crash_sweep.sh CUDNNCTL [SCENARIO...]   (scenarios: fresh same_by_hand other_release uninstall repair upgrade)
+. "$(dirname "$0")/common.sh" "$1"; shift
+scenarios=${*:-fresh same_by_hand other_release uninstall repair upgrade}
+
+N2=cudnn-linux-x86_64-9.20.0.10_cuda13-archive
+mk_cudnn $N2 9.20.0; echo LICENSE > $N2/LICENSE; tar -cJf $N2.tar.xz $N2; H2=$(sha256sum $N2.tar.xz | cut -d' ' -f1)
+install_cmd() { "$C" install "$W/$N.tar.xz" --cuda-path "$W/tk" --sha256 "$H" --no-path; }
+upgrade_cmd() { "$C" install "$W/$N2.tar.xz" --cuda-path "$W/tk" --sha256 "$H2" --no-path; }
+uninstall_cmd() { "$C" uninstall --cuda-path "$W/tk"; }
+quiet() { "$@" > /dev/null 2>&1; }
+
+# set-ups: each makes "$W/start" (the toolkit before the command) and names the command
+setup() {
+  rm -rf start; mk_tk start
+  case $1 in
+  fresh) cmd=install_cmd ;;
+  same_by_hand) cp -a $N/include/. start/include/; cp -a $N/lib/. start/lib64/; cmd=install_cmd ;;
+  other_release) EXTRA="_ext _engines_tensor_ir" mk_cudnn other 9.24.0; cp -a other/include/. start/include/; cp -a other/lib/. start/lib64/
+                 rm -rf other; cmd=install_cmd ;;
+  uninstall) cp -a $N/include/cudnn.h start/include/; "$C" install $N.tar.xz --cuda-path start --sha256 $H --no-path > /dev/null || return 1
+             cmd=uninstall_cmd ;;
+  repair) "$C" install $N.tar.xz --cuda-path start --sha256 $H --no-path > /dev/null || return 1
+          echo damaged > start/lib64/libcudnn_ops.so.9.19.0; echo damaged > start/include/cudnn.h; cmd=install_cmd ;;
+  upgrade) echo "an older header" > start/include/cudnn_version.h
+           "$C" install $N.tar.xz --cuda-path start --sha256 $H --no-path > /dev/null || return 1; cmd=upgrade_cmd ;;
+  esac
+}
+reset_tk() { rm -rf tk; cp -a start tk; }
+
+for sc in $scenarios; do
+  setup "$sc" || { check "$sc: set-up" false; continue; }
+  reset_tk; before=$(snap tk)
+  rm -f changes.log; CUDNNCTL_FAULT_LOG=$W/changes.log quiet $cmd || check "$sc: clean run" false
+  done_state=$(snap tk); n=$(wc -l < changes.log)
+  quiet uninstall_cmd; original=$(snap tk)   # what uninstall gives back after the command finished
+  echo "$sc: $n file-system changes"
+  [ "$n" -gt 0 ] || { check "$sc: the binary counts its file-system changes (CUDNNCTL_FAULT_LOG)" false; continue; }
+  bad=0
+  for sig in KILL INT; do
+    for k in $(seq 1 "$n"); do
+      reset_tk
+      CUDNNCTL_FAULT_AT_CHANGE=$k CUDNNCTL_FAULT_SIGNAL=$sig quiet $cmd
+      if [ $((k % 2)) -eq 1 ] && [ "$sc" = fresh -o "$sc" = same_by_hand -o "$sc" = other_release ]; then
+        quiet uninstall_cmd
+        [ "$(snap tk)" = "$before" ] || { echo "FAIL: $sc $sig at change $k ($(sed -n "${k}p" changes.log)): uninstall did not give back the toolkit"; diff <(echo "$before") <(snap tk) | head -8; bad=$((bad + 1)); }
+        continue
+      fi
+      quiet $cmd
+      [ "$(snap tk)" = "$done_state" ] || { echo "FAIL: $sc $sig at change $k ($(sed -n "${k}p" changes.log)): running again did not end as a clean run"; diff <(echo "$done_state") <(snap tk) | head -8; bad=$((bad + 1)); }
+      quiet uninstall_cmd
+      [ "$(snap tk)" = "$original" ] || { echo "FAIL: $sc $sig at change $k: uninstall then did not give back the toolkit"; diff <(echo "$original") <(snap tk) | head -8; bad=$((bad + 1)); }
+    done
+  done
+  check "$sc: all $n kill points x {KILL, INT} end exactly before or exactly done" [ "$bad" -eq 0 ]
+done
+finish
