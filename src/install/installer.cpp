@@ -12,6 +12,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/install/content_check.hpp"
 #include "cudnnctl/install/placement.hpp"
 #include "cudnnctl/install/state_check.hpp"
@@ -166,7 +167,7 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
   if (t.os == Os::windows && t.dll_dir != "bin") dirs.push_back("bin");
   for (const auto& d : dirs)
     for (const auto& f : fs.list(t.root + "/" + d))
-      if (is_known_cudnn_file_name(f)) out.push_back(d + "/" + f);
+      if (is_cudnn_release_file(f, t.os)) out.push_back(d + "/" + f);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

@@ -88,17 +88,6 @@ TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[stat
   CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
 }
 
-TEST_CASE("stale cuDNN files are known library and header names only", "[install_plan][stale]") {
-  for (const char* f : {"libcudnn.so.9", "libcudnn_ops.so.9.1.0", "libcudnn_cnn_infer.so.8", "libcudnn_static_v8.a", "libcudnn_adv_train.so",
-                        "libcudnn_engines_runtime_compiled.so.9", "cudnn.h", "cudnn_version.h", "cudnn_ops_infer.h", "cudnn_v8.h",
-                        "cudnn_backend.h", "cudnn64_8.dll", "CUDNN_OPS_INFER64_8.DLL", "cudnn_heuristic64_9.dll", "cudnn.lib",
-                        "cudnn_graph.lib", "cudnn64_7.dll"})
-    CHECK(is_known_cudnn_file_name(f));
-  for (const char* f : {"cudnn_frontend.h", "cudnn_frontend_utils.h", "cudnn_README.txt", "cudnn_notes.md", "libcudnn.so.9.cudnnctl-old",
-                        "cudnn.h.cudnnctl-edited", "libcudnn_frontend.so", "cudnnx.dll"})
-    CHECK_FALSE(is_known_cudnn_file_name(f));
-}
-
 TEST_CASE("leftover staging folders are listed with their size", "[state_check]") {
   TempDir tmp;
   CHECK(leftover_staging(tmp.str()).empty());
