@@ -141,6 +141,7 @@ public:
     return FsEntry::file;
   }
   Result<void> make_dirs(const std::string& p) override {
+    if (entry(p) == FsEntry::directory) return {};  // nothing to change
     change_point("make_dirs", p);
     std::error_code ec;
     fs::create_directories(path_from_utf8(p), ec);
