@@ -116,7 +116,8 @@ void drop_part(InstallFs& fs, const std::string& end) {
 
 // Undoes move `m` (known done): `to` goes back to `from`, announced in the progress file first.
 Result<void> undo_move(InstallFs& fs, const std::string& progress, const std::string& root, int i, const Move& m) {
-  if (fs.entry(m.to) == FsEntry::missing) return unsafe(fmt::format("cannot roll back: the journal proves '{}' was moved to '{}', but it is not there", m.from, m.to), m.to);
+  if (fs.entry(m.to) == FsEntry::missing)
+    return unsafe(fmt::format("cannot roll back: the journal proves '{}' was moved to '{}', but it is not there", m.from, m.to), m.to);
   if (fs.entry(m.from) != FsEntry::missing)
     return unsafe(fmt::format("cannot roll back the move of '{}' to '{}': something new is at '{}'", m.from, m.to, m.from), m.from);
   for (const auto* p : {&m.from, &m.to})

@@ -35,7 +35,8 @@ TEST_CASE("an empty value for a path option is refused at parse time, in nested 
     app.parse(reversed);
   };
   CHECK_THROWS_AS(parse({"bundle", "swap", "--cuda-path", ""}), CLI::ValidationError);
-  CHECK_THROWS_AS(parse({"bundle", "swap", "--manifest="}), CLI::ValidationError);
+  CHECK_THROWS_AS(parse({"bundle", "swap", "--manifest", ""}), CLI::ValidationError);
+  CHECK_THROWS_AS(parse({"bundle", "swap", "--manifest="}), CLI::ParseError);  // CLI11: "1 required FILE missing", a usage error too
   CHECK_THROWS_AS(parse({"bundle", "swap", ""}), CLI::ValidationError);
   CHECK_NOTHROW(parse({"bundle", "swap", "--label", ""}));
   CHECK_NOTHROW(parse({"bundle", "swap", "--cuda-path", "/opt/cuda", "x.tar.xz"}));
