@@ -6,7 +6,11 @@
 # as before, there is nothing more to check): run again, the toolkit must end exactly as the clean run left it, and
 # uninstall must then give back exactly what was there before; or (odd points, where the command had
 # no earlier receipt) uninstall right away must give back exactly what was there before.
-# Usage: crash_sweep.sh CUDNNCTL [SCENARIO...]   (scenarios: fresh same_by_hand other_release uninstall repair upgrade)
+# A SIGINT that ends the process (before the moves, where no handler is installed) leaves what a SIGKILL
+# at the same change leaves: that tree is checked by the KILL sweep, so the INT sweep checks the runs
+# that stopped themselves (rolled back, exit 130) or finished.
+# Usage: crash_sweep.sh CUDNNCTL [SCENARIO...]   (scenarios: fresh same_by_hand other_release uninstall repair upgrade;
+#        CUDNNCTL_SWEEP_SIGNALS="KILL INT" by default)
 # A kill does not lose what was written (only a power loss would), so the flushes need no disk: the
 # sweep runs in memory when it can (each move is announced with an fsync; a thousand of them on a busy
 # disk take minutes).
@@ -47,13 +51,18 @@ for sc in $scenarios; do
   quiet uninstall_cmd; original=$(snap tk)   # what uninstall gives back after the command finished
   echo "$sc: $n file-system changes"
   [ "$n" -gt 0 ] || { check "$sc: the binary counts its file-system changes (CUDNNCTL_FAULT_LOG)" false; continue; }
-  bad=0
-  for sig in KILL INT; do
+  bad=0 ended=0 rolled=0 finished=0
+  for sig in ${CUDNNCTL_SWEEP_SIGNALS:-KILL INT}; do
     for k in $(seq 1 "$n"); do
       reset_tk
-      CUDNNCTL_FAULT_AT_CHANGE=$k CUDNNCTL_FAULT_SIGNAL=$sig quiet $cmd
-      # Ctrl-C during the moves: the run rolled back by itself, nothing is left to recover
-      [ $sig = INT ] && [ "$(snap tk)" = "$before" ] && continue
+      CUDNNCTL_FAULT_AT_CHANGE=$k CUDNNCTL_FAULT_SIGNAL=$sig $cmd > /dev/null 2> err.txt; rc=$?
+      if [ $sig = INT ]; then
+        # ended by the signal itself: the same tree as SIGKILL at this change (the KILL sweep's case)
+        [ $rc -eq 130 ] && ! grep -q "was interrupted" err.txt && { ended=$((ended + 1)); continue; }
+        # Ctrl-C during the moves: the run rolled back by itself, nothing is left to recover
+        [ $rc -eq 130 ] && { rolled=$((rolled + 1)); [ "$(snap tk)" = "$before" ] || { echo "FAIL: $sc INT at change $k: exit 130 but not rolled back"; bad=$((bad + 1)); }; continue; }
+        finished=$((finished + 1))
+      fi
       if [ $((k % 2)) -eq 1 ] && [ "$sc" = fresh -o "$sc" = same_by_hand -o "$sc" = other_release ]; then
         quiet uninstall_cmd
         [ "$(snap tk)" = "$before" ] || { echo "FAIL: $sc $sig at change $k ($(sed -n "${k}p" changes.log)): uninstall did not give back the toolkit"; diff <(echo "$before") <(snap tk) | head -8; bad=$((bad + 1)); }
@@ -65,6 +74,9 @@ for sc in $scenarios; do
       [ "$(snap tk)" = "$original" ] || { echo "FAIL: $sc $sig at change $k: uninstall then did not give back the toolkit"; diff <(echo "$original") <(snap tk) | head -8; bad=$((bad + 1)); }
     done
   done
-  check "$sc: all $n kill points x {KILL, INT} end exactly before or exactly done" [ "$bad" -eq 0 ]
+  case " ${CUDNNCTL_SWEEP_SIGNALS:-KILL INT} " in *" INT "*)
+    echo "$sc INT: $rolled runs rolled back by themselves (exit 130), $finished finished first, $ended ended by the signal (as KILL)";; esac
+  [ "$rolled" -gt 0 ] || ! grep -q INT <<< "${CUDNNCTL_SWEEP_SIGNALS:-KILL INT}" || check "$sc: some Ctrl-C points fall in the moves" false
+  check "$sc: all $n kill points x {${CUDNNCTL_SWEEP_SIGNALS:-KILL INT}} end exactly before or exactly done" [ "$bad" -eq 0 ]
 done
 finish
