@@ -43,7 +43,7 @@ void drop_empty_state(const std::string& state, InstallFs& fs) {
   if (std::filesystem::is_empty(path_from_utf8(state), ec)) (void)fs.remove_tree(state);
 }
 
-// The folders the toolkit's layout names (the state folder, include, the library and DLL folders, bin)
+// The folders the toolkit's layout names (the state folder, include, the library and DLL folders, bin on Windows)
 // must stay inside the root: a link to a folder inside it (CUDA's lib64 -> targets/x86_64-linux/lib) is
 // fine, one that leads out is refused before anything is created, moved or removed. The state folder
 // itself must be a real folder: cudnnctl never makes it a link.
@@ -55,8 +55,9 @@ Result<void> check_layout(const Toolkit& t, const InstallFs& fs) {
                 "cudnnctl makes .cudnnctl as a real folder and never follows it elsewhere; nothing was changed. Remove or "
                 "replace it, then run cudnnctl again",
                 state);
-  std::vector<std::string> dirs = {t.include_dir, t.lib_dir, "bin"};
+  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
   if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
+  if (t.os == Os::windows) dirs.push_back("bin");  // cuDNN DLLs there are stale on CUDA 13 trees: removed (Linux: never touched)
   for (const auto& d : dirs)
     if (auto ok = check_resolves_inside(t.root + "/" + d, t.root, fmt::format("the toolkit's {} folder", d), true); !ok) return ok;
   return {};

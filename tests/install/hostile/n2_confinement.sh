@@ -54,6 +54,17 @@ check "d: refused with exit 14" [ $rc -eq 14 ]
 check "d: the outside folder keeps its 9.1.0 files" [ "$(snap outside-lib)" = "$o_before" ]
 check "d: nothing was created in the toolkit" [ "$(snap tk)" = "$tk_before" ]
 
+echo "== Windows: the DLL folder bin/x64 links out of the toolkit"
+mkdir -p wtk/bin wtk/include wtk/lib/x64 outside-dlls; printf '#define CUDA_VERSION 13000\n' > wtk/include/cuda.h
+printf '{"cuda":{"name":"CUDA SDK","version":"13.0.2"}}\n' > wtk/version.json; printf MZ > wtk/bin/nvcc.exe
+printf MZ > outside-dlls/cudart64_13.dll; printf MZ > outside-dlls/cudnn64_8.dll; ln -s ../../outside-dlls wtk/bin/x64
+Z=cudnn-windows-x86_64-9.19.0.56_cuda13-archive.zip; python3 -c "import zipfile; zipfile.ZipFile('$Z', 'w').writestr('x/LICENSE', 'x')"
+o_before=$(snap outside-dlls); tk_before=$(snap wtk)
+"$C" install $Z --cuda-path wtk --sha256 "$(sha256sum $Z | cut -d' ' -f1)" --no-path; rc=$?
+check "Windows: refused with exit 14" [ $rc -eq 14 ]
+check "Windows: the outside folder keeps its DLLs (cudnn64_8.dll not removed as stale)" [ "$(snap outside-dlls)" = "$o_before" ]
+check "Windows: nothing was created in the toolkit" [ "$(snap wtk)" = "$tk_before" ]
+
 echo "== a link that stays inside (CUDA's lib64 -> targets/x86_64-linux/lib) is fine"
 rm -rf tk; mk_tk tk; rmdir tk/lib64; mkdir -p tk/targets/x86_64-linux/lib; ln -s targets/x86_64-linux/lib tk/lib64
 before=$(snap tk)
