@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/app/global_options.hpp"
+#include "cudnnctl/app/path_options.hpp"
 #include "cudnnctl/app/safe_text.hpp"
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
@@ -123,6 +124,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     if (spec.hidden) add_child_log_option(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
+  require_non_empty_paths(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

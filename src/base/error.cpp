@@ -36,6 +36,8 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::incompatible: return "install.incompatible";
   case ErrorCode::input_invalid: return "input.invalid";
   case ErrorCode::path_not_effective: return "path.not-effective";
+  case ErrorCode::unsafe_state: return "state.unsafe";
+  case ErrorCode::interrupted: return "interrupted";
   }
   return "internal";
 }
@@ -70,6 +72,8 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::incompatible: return ExitCode::incompatible;
   case ErrorCode::input_invalid: return ExitCode::usage;
   case ErrorCode::path_not_effective: return ExitCode::not_effective;
+  case ErrorCode::unsafe_state: return ExitCode::unsafe_state;
+  case ErrorCode::interrupted: return ExitCode::interrupted;
   }
   return ExitCode::failure;
 }

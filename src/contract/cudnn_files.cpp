@@ -41,6 +41,18 @@ std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os) {
   return CudnnFile{m[1], static_cast<unsigned>(std::stoul(m[2])), m[3].length() ? m[2].str() + m[3].str() : std::string()};
 }
 
+bool is_cudnn_release_file(std::string_view name, Os os) {
+  static const std::regex header(R"(^cudnn(_[a-z0-9]+)*\.h$)");
+  static const std::regex linux_lib(R"(^libcudnn(_[a-z0-9]+)*(\.so(\.[0-9]+)*|(_static)?(_v[0-9]+)?\.a)$)");
+  static const std::regex windows_lib(R"(^cudnn(_[a-z0-9]+)*(64_[0-9]+\.dll|(64_[0-9]+)?\.lib)$)");
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (n.size() > 200) return false;
+  if (n.starts_with("cudnn_frontend") || n.starts_with("libcudnn_frontend")) return false;
+  if (std::regex_match(n, header)) return n != "cudnn_backend_base.h";
+  return std::regex_match(n, os == Os::windows ? windows_lib : linux_lib);
+}
+
 std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os) {
   std::vector<std::string> out;
   for (const auto& n : names)

@@ -184,7 +184,14 @@ void check_files_receipt(const DoctorFacts& f, Checks& out) {
     out.push_back(make_check("files.receipt", 2, CheckStatus::skip, "not installed by cudnnctl (no receipt): file hashes cannot be checked"));
     break;
   case ReceiptFacts::State::ok:
-    out.push_back(make_check("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r.files, r.canonical_name)));
+    if (!r.unlisted.empty())  // another release's files beside the installed ones: a mixed set the receipt cannot vouch for
+      out.push_back(make_check("files.receipt", 2, CheckStatus::warn,
+                               fmt::format("all {} files match the receipt of {}, but {} cuDNN file{} beside them {} not from it: {}", r.files,
+                                           r.canonical_name, r.unlisted.size(), r.unlisted.size() == 1 ? "" : "s",
+                                           r.unlisted.size() == 1 ? "is" : "are", fmt::join(r.unlisted, ", ")),
+                               "files.versions.mixed"));
+    else
+      out.push_back(make_check("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r.files, r.canonical_name)));
     break;
   case ReceiptFacts::State::differs:
     out.push_back(make_check("files.receipt", 2, CheckStatus::fail,

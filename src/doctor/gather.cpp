@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -57,6 +58,22 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   }
 }
 
+// cuDNN files (of any release: contract's classifier) in the folders an install writes to that the
+// receipt does not list: another release's left-overs mixed with the installed one
+std::vector<std::string> unlisted_cudnn_files(const Toolkit& t, const Receipt& receipt, DoctorSystem& sys) {
+  std::set<std::string> listed;
+  for (const auto& file : receipt.files) listed.insert(to_lower_ascii(file.path));
+  std::set<std::string> dirs = {t.include_dir, t.lib_dir};
+  if (!t.dll_dir.empty()) dirs.insert(t.dll_dir);
+  if (t.os == Os::windows) dirs.insert("bin");
+  std::vector<std::string> out;
+  for (const auto& d : dirs)
+    for (const auto& n : sys.list_dir(join_path(t.root, d)))
+      if (is_cudnn_release_file(n, t.os) && !listed.contains(to_lower_ascii(d + "/" + n))) out.push_back(d + "/" + n);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t || !(needs & need_receipt)) return;
@@ -84,6 +101,7 @@ void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   r.state = r.problems.empty() ? ReceiptFacts::State::ok : ReceiptFacts::State::differs;
   r.files = receipt->files.size();
   r.canonical_name = receipt->canonical_name;
+  r.unlisted = unlisted_cudnn_files(*t, *receipt, sys);
 }
 
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys) {

@@ -341,27 +341,68 @@ TEST_CASE("a crash inside a move across file systems is rolled back by the next 
   put(lin / "include/cudnn_version.h", "old header");
   const auto before = snapshot(lin);
   const std::string staging = state + "/staging-x", backup = state + "/backup-x";
-  put(staging + "/cudnn_version.h", "new header");
-  put(staging + "/libcudnn.so.9", "new library");
-  // the state a kill leaves: the original moved to the backup; the new header copied into place but its
-  // staged source not yet removed; the library's copy half written beside its target
-  fs::create_directories(backup + "/include");
-  fs::rename(root + "/include/cudnn_version.h", backup + "/include/cudnn_version.h");
-  fs::copy_file(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
-  put(lin / "lib64/libcudnn.so.9.cudnnctl-part", "new lib");
-  const std::string journal = nlohmann::json{
-      {"schema_version", 1}, {"id", "x"}, {"description", "install test"}, {"phase", "applying"},
-      {"moves", {{{"from", root + "/include/cudnn_version.h"}, {"to", backup + "/include/cudnn_version.h"}},
-                 {{"from", staging + "/cudnn_version.h"}, {"to", root + "/include/cudnn_version.h"}},
-                 {{"from", staging + "/libcudnn.so.9"}, {"to", root + "/lib64/libcudnn.so.9"}}}},
-      {"remove_on_commit", {staging}}, {"remove_on_rollback", {staging, backup}}}.dump();
-  put(journal_path(state), journal);
+  const nlohmann::json moves = {{{"from", root + "/include/cudnn_version.h"}, {"to", backup + "/include/cudnn_version.h"}},
+                                {{"from", staging + "/cudnn_version.h"}, {"to", root + "/include/cudnn_version.h"}},
+                                {{"from", staging + "/libcudnn.so.9"}, {"to", root + "/lib64/libcudnn.so.9"}}};
+  auto journal = [&](int schema) {
+    return nlohmann::json{{"schema_version", schema}, {"id", "x"},        {"description", "install test"}, {"phase", "applying"},
+                          {"moves", moves},           {"remove_on_commit", {staging}}, {"remove_on_rollback", {staging, backup}}}
+        .dump();
+  };
+  auto original_moved_to_backup = [&] {
+    put(staging + "/cudnn_version.h", "new header");
+    put(staging + "/libcudnn.so.9", "new library");
+    fs::create_directories(backup + "/include");
+    fs::rename(root + "/include/cudnn_version.h", backup + "/include/cudnn_version.h");
+  };
 
+  SECTION("the last move's copy is in place, its source not removed yet") {
+    original_moved_to_backup();
+    fs::copy_file(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
+    put(journal_path(state), journal(2));
+    put(progress_path(state), "journal x\ndo 0\ndo 1\n");
+  }
+  SECTION("the last move's copy is half written beside its target") {
+    original_moved_to_backup();
+    fs::rename(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
+    put(lin / "lib64/libcudnn.so.9.cudnnctl-part", "new lib");
+    put(journal_path(state), journal(2));
+    put(progress_path(state), "journal x\ndo 0\ndo 1\ndo 2\n");
+  }
   const auto r = recover(*real, state);
   INFO((r ? *r : r.error().message));
   REQUIRE(r);
-  CHECK_THAT(*r, Catch::Contains("rolled back"));
+  CHECK_THAT(*r, Catch::Contains("as it was"));
   CHECK(snapshot(lin) == before);
   CHECK_FALSE(fs::exists(journal_path(state)));
+  CHECK_FALSE(fs::exists(progress_path(state)));
   CHECK_FALSE(fs::exists(staging));
+}
+
+TEST_CASE("recovery never deletes a file the toolkit had: a move the progress does not prove is not undone", "[installer][kill]") {
+  TempDir tmp;
+  auto real = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  const auto root = lin.string();
+  const auto state = root + "/.cudnnctl";
+  // the same release copied in by hand: the toolkit's own header has the staged one's content
+  put(lin / "include/cudnn.h", "same content");
+  const std::string staging = state + "/staging-x", backup = state + "/backup-x";
+  put(staging + "/cudnn.h", "same content");
+  const auto before = snapshot(lin);
+  for (const int schema : {1, 2}) {
+    INFO("schema " << schema);
+    // killed right after the journal: no move began (schema 2: the progress says so; 1: an older cudnnctl's journal)
+    put(journal_path(state), nlohmann::json{{"schema_version", schema}, {"id", "x"}, {"description", "install test"}, {"phase", "applying"},
+                                            {"moves", {{{"from", root + "/include/cudnn.h"}, {"to", backup + "/include/cudnn.h"}},
+                                                       {{"from", staging + "/cudnn.h"}, {"to", root + "/include/cudnn.h"}}}},
+                                            {"remove_on_commit", {staging}}, {"remove_on_rollback", {backup}}}
+                                 .dump());
+    if (schema == 2) put(progress_path(state), "journal x\n");
+    const auto r = recover(*real, state);
+    REQUIRE(r);
+    if (schema == 1) CHECK_THAT(*r, Catch::Contains("1 move with a file at both ends") && !Catch::Contains("as it was"));
+    CHECK(snapshot(lin) == before);
+    CHECK(fs::exists(lin / "include/cudnn.h"));
+  }
 }

@@ -39,9 +39,11 @@ enum class ErrorCode {
   incompatible,
   input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
   path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
+  unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched
+  interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::path_not_effective;
+constexpr ErrorCode k_last_error_code = ErrorCode::interrupted;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

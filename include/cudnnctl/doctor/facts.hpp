@@ -78,6 +78,7 @@ struct ReceiptFacts {
   std::size_t files = 0;
   std::string canonical_name;
   std::vector<std::string> problems;
+  std::vector<std::string> unlisted;     // cuDNN files in the install folders the receipt does not list ("lib64/libcudnn_ext.so.9")
   std::string error;                     // corrupt: why
 };
 

@@ -29,6 +29,16 @@ Result<void> check_receipt_paths(const Receipt& r, const std::string& origin);
 /// folder directly inside `state_dir`.
 Result<void> check_journal_paths(const Journal& j, const std::string& root, const std::string& state_dir);
 
+/// Refuses (ErrorCode::unsafe_state) a path whose folder does not resolve inside `root`: some folder on
+/// the way is a link that leaves the toolkit. The last component is not followed (a rename or removal
+/// acts on a link itself), unless `follow_last` (a folder the run writes into). Links that stay inside
+/// the root (CUDA's lib64 -> targets/x86_64-linux/lib) are fine. `origin` says where the path came from.
+Result<void> check_resolves_inside(const std::string& path, const std::string& root, const std::string& origin, bool follow_last = false);
+
+/// Every path of a journal (both ends of each move, each folder it removes) resolves inside `root`, and
+/// no folder it removes is a link.
+Result<void> check_journal_resolves(const Journal& j, const std::string& root);
+
 /// A staging folder (`<state>/staging-<id>`) that an interrupted run left behind.
 struct LeftoverStaging {
   std::string path;

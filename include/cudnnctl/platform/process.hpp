@@ -22,6 +22,21 @@ private:
   std::intptr_t m_handle = -1;
 };
 
+/// While one lives, Ctrl-C, SIGTERM and SIGHUP (Windows: Ctrl-C, Ctrl-Break, console close) do not end
+/// the process: they are noted, and the code that holds the guard asks `caught()` between its steps and
+/// stops cleanly (an install rolls back). Guards nest; the outermost one restores the previous handlers.
+class InterruptGuard {
+public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  /// The signal number noted since the outermost guard was made (SIGINT, SIGTERM, ...); 0 when none.
+  static int caught();
+  /// Test seam: delivers `signal_number` to this process now (as a user pressing Ctrl-C would).
+  static void deliver(int signal_number);
+};
+
 /// Ends this process at once, as a crash or `kill -9` would (no clean-up, no destructors).
 [[noreturn]] void kill_self();
 

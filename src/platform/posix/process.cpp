@@ -42,6 +42,32 @@ FileLock::~FileLock() {
   if (m_handle >= 0) ::close(static_cast<int>(m_handle));  // closing releases the flock
 }
 
+namespace {
+volatile sig_atomic_t g_caught = 0;
+int g_guards = 0;
+constexpr int k_guarded[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[3];
+extern "C" void note_signal(int sig) { g_caught = sig; }
+} // namespace
+
+InterruptGuard::InterruptGuard() {
+  if (g_guards++ > 0) return;
+  g_caught = 0;
+  struct sigaction sa {};
+  sa.sa_handler = note_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; ++i) ::sigaction(k_guarded[i], &sa, &g_previous[i]);
+}
+
+InterruptGuard::~InterruptGuard() {
+  if (--g_guards > 0) return;
+  for (int i = 0; i < 3; ++i) ::sigaction(k_guarded[i], &g_previous[i], nullptr);
+}
+
+int InterruptGuard::caught() { return g_caught; }
+
+void InterruptGuard::deliver(int signal_number) { ::raise(signal_number); }
+
 void kill_self() {
   ::raise(SIGKILL);
   _exit(137);
