@@ -1,5 +1,6 @@
 #include "cudnnctl/env/reg_export.hpp"
 
+#include <charconv>
 #include <cctype>
 #include <optional>
 
@@ -47,7 +48,9 @@ std::optional<std::string> hex_bytes(std::string_view text) {
     const auto t = trim(piece);
     if (t.empty()) continue;
     if (t.size() != 2 || !std::isxdigit(static_cast<unsigned char>(t[0])) || !std::isxdigit(static_cast<unsigned char>(t[1]))) return std::nullopt;
-    out += static_cast<char>(std::stoi(t, nullptr, 16));
+    unsigned byte = 0;
+    std::from_chars(t.data(), t.data() + t.size(), byte, 16);  // two hex digits, checked above
+    out += static_cast<char>(byte);
   }
   return out;
 }
@@ -130,7 +133,9 @@ Result<std::vector<RegKey>> parse_reg_export(std::string_view bytes, const std::
       const auto hex = rhs.substr(6);
       if (hex.empty() || hex.size() > 8 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
         return bad(fmt::format("line {}: '{}' is not a dword", i + 1, rhs));
-      v.data = std::to_string(std::stoul(hex, nullptr, 16));
+      std::uint32_t dword = 0;
+      std::from_chars(hex.data(), hex.data() + hex.size(), dword, 16);  // at most 8 hex digits, checked above
+      v.data = std::to_string(dword);
     } else if (rhs.starts_with("hex")) {
       const auto colon = rhs.find(':');
       if (colon == std::string::npos) return bad(fmt::format("line {}: a hex value without ':'", i + 1));

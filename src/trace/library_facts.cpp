@@ -139,6 +139,10 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
 
   TraceSeams s;
   s.describe = describe_library_file;
+  s.file_exists = [](const std::string& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+  };
   s.other_copies = [cache, ld_library_path, usual](const std::string& path, const std::string& requester) {
     // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
     // Linux's: not run for them)
