@@ -74,7 +74,7 @@ Result<std::unique_ptr<std::istream>> open_input(const std::string& name) {
   if (name == "-") return std::unique_ptr<std::istream>();
   auto checked = platform::require_regular_file(name, "the log");
   std::error_code ec;
-  const auto size = checked ? std::filesystem::file_size(platform::path_from_utf8(name), ec) : 0;
+  const auto size = checked ? std::filesystem::file_size(path_from_utf8(name), ec) : 0;
   if (checked && !ec && size > k_max_input)
     checked = fail(ErrorCode::input_invalid, fmt::format("the log '{}' is {}, more than the {} cudnnctl reads", name, human_size(size), human_size(k_max_input)), "", name);
   if (!checked) {
@@ -84,7 +84,7 @@ Result<std::unique_ptr<std::istream>> open_input(const std::string& name) {
                "tail -c 60M log | cudnnctl explain -)";
     return Unexpected<Error>(std::move(e));
   }
-  auto in = std::make_unique<std::ifstream>(platform::path_from_utf8(name), std::ios::binary);
+  auto in = std::make_unique<std::ifstream>(path_from_utf8(name), std::ios::binary);
   if (!*in) return fail(ErrorCode::io, fmt::format("cannot read the log '{}'", name), "check the file's permissions", name);
   return std::unique_ptr<std::istream>(std::move(in));
 }
