@@ -1,5 +1,7 @@
 #include "cudnnctl/contract/cudnn_files.hpp"
 
+#include "cudnnctl/base/strings.hpp"
+
 #include <algorithm>
 #include <regex>
 
@@ -14,7 +16,7 @@ std::optional<CudnnHeaderVersion> parse_version_header(std::string_view text) {
   auto get = [&](const char* macro) -> std::optional<unsigned> {
     std::smatch m;
     if (!std::regex_search(s, m, std::regex(std::string(R"((?:^|\n)\s*#\s*define\s+)") + macro + R"(\s+(\d{1,6})\b)"))) return std::nullopt;
-    return static_cast<unsigned>(std::stoul(m[1]));
+    return parse_uint_or(m[1].str(), 0);
   };
   const auto a = get("CUDNN_MAJOR"), b = get("CUDNN_MINOR"), c = get("CUDNN_PATCHLEVEL");
   if (a && b && c) return CudnnHeaderVersion{*a, *b, *c};
@@ -35,10 +37,10 @@ std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os) {
     if (!std::regex_match(n, m, dll)) return std::nullopt;
     std::string sub = m[1];
     std::transform(sub.begin(), sub.end(), sub.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return CudnnFile{sub, static_cast<unsigned>(std::stoul(m[2])), {}};
+    return CudnnFile{sub, parse_uint_or(m[2].str(), 0), {}};
   }
   if (!std::regex_match(n, m, so) || m[2].length() > 3) return std::nullopt;
-  return CudnnFile{m[1], static_cast<unsigned>(std::stoul(m[2])), m[3].length() ? m[2].str() + m[3].str() : std::string()};
+  return CudnnFile{m[1], parse_uint_or(m[2].str(), 0), m[3].length() ? m[2].str() + m[3].str() : std::string()};
 }
 
 bool is_cudnn_release_file(std::string_view name, Os os) {

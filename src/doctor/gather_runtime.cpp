@@ -43,7 +43,7 @@ void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSyst
     }
   }
   // what cuDNN opens by name at run time
-  const unsigned cuda_major = static_cast<unsigned>(std::stoul(t->major().empty() || !all_digits(t->major()) ? "0" : t->major()));
+  const unsigned cuda_major = parse_uint_or(t->major(), 0);
   std::vector<std::pair<std::string, std::string>> runtime;
   if (*f.major >= 9) {
     runtime.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});

@@ -1,5 +1,6 @@
 #include "cudnnctl/env/reg_export.hpp"
 
+#include <charconv>
 #include <cctype>
 #include <optional>
 
@@ -47,7 +48,9 @@ std::optional<std::string> hex_bytes(std::string_view text) {
     const auto t = trim(piece);
     if (t.empty()) continue;
     if (t.size() != 2 || !std::isxdigit(static_cast<unsigned char>(t[0])) || !std::isxdigit(static_cast<unsigned char>(t[1]))) return std::nullopt;
-    out += static_cast<char>(std::stoi(t, nullptr, 16));
+    unsigned byte = 0;
+    std::from_chars(t.data(), t.data() + t.size(), byte, 16);  // two hex digits, checked above
+    out += static_cast<char>(byte);
   }
   return out;
 }
@@ -119,7 +122,9 @@ std::optional<std::string> read_value(const std::string& rhs, RegValue& v) {
     const auto hex = rhs.substr(6);
     if (hex.empty() || hex.size() > 8 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
       return fmt::format("'{}' is not a dword", rhs);
-    v.data = std::to_string(std::stoul(hex, nullptr, 16));  // at most 8 hex digits: fits
+    std::uint32_t dword = 0;
+    std::from_chars(hex.data(), hex.data() + hex.size(), dword, 16);  // at most 8 hex digits, checked above
+    v.data = std::to_string(dword);
     return std::nullopt;
   }
   if (rhs.starts_with("hex")) {

@@ -94,8 +94,8 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
     std::smatch m;
     const auto text = read_head(r / "include" / "cuda.h");
     static const std::regex re(R"(#define\s+CUDA_VERSION\s+(\d+))");
-    if (std::regex_search(text, m, re)) {
-      const auto v = std::stoul(m[1]);
+    if (const auto parsed = std::regex_search(text, m, re) ? parse_uint(m[1].str()) : std::nullopt) {
+      const auto v = *parsed;
       t.version = fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
       t.version_source = "include/cuda.h";
     }

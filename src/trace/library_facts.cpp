@@ -125,6 +125,10 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
 
   TraceSeams s;
   s.describe = describe_library_file;
+  s.file_exists = [](const std::string& path) {
+    std::error_code err;
+    return fs::is_regular_file(path, err);
+  };
   s.other_copies = [model, loader_env, usual](const std::string& path, const std::string& requester) {
     // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
     // Linux's: not run for them)
