@@ -306,29 +306,34 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def midway(raw):
+    """The line as it was drawn near the middle of the run (a real redraw), then what stays on screen."""
+    drawn = [p.strip() for p in re.split(r"[\r\n]", ESC.sub("", raw)) if FRAME.match(p.strip()) and " left" in p]
+    near = [p for p in drawn if int(FRAME.match(p).group(2)) >= 40]
+    if not drawn:
+        return ""
+    return "# while it runs (one of the redraws, in place):\n" + (near or drawn)[0] + "\n# when it is done:\n"
+
+
 def capture(tmp, make, outdir):
     txz, zp = fixtures(make, os.environ.get("CUDNNCTL_FIXTURES", os.path.expanduser("~/.cache/cudnnctl-fixtures")))
     os.makedirs(outdir, exist_ok=True)
     tk = cuda13_toolkit(tmp)
-    show = lambda p: os.path.join("~/Downloads", os.path.basename(p))
     home = os.path.join(tmp, "home")
     os.makedirs(os.path.join(home, "Downloads"))
     for p in (txz, zp):
         os.symlink(p, os.path.join(home, "Downloads", os.path.basename(p)))
         os.symlink(p + ".sha256", os.path.join(home, "Downloads", os.path.basename(p) + ".sha256"))
     shutil.move(tk, os.path.join(home, "cuda-13.0"))
-    runs = {
-        "verify": (f"cudnnctl verify {show(txz)} --sha256-file {show(txz)}.sha256",
-                   ["verify", "Downloads/" + os.path.basename(txz), "--sha256-file", "Downloads/" + os.path.basename(txz) + ".sha256"]),
-        "extract": (f"cudnnctl extract {show(zp)} --sha256-file {show(zp)}.sha256 --to cudnn-9.19",
-                    ["extract", "Downloads/" + os.path.basename(zp), "--sha256-file", "Downloads/" + os.path.basename(zp) + ".sha256", "--to", "cudnn-9.19"]),
-        "install": (f"cudnnctl install {show(txz)} --sha256-file {show(txz)}.sha256 --cuda-path ~/cuda-13.0",
-                    ["install", "Downloads/" + os.path.basename(txz), "--sha256-file", "Downloads/" + os.path.basename(txz) + ".sha256",
-                     "--cuda-path", "cuda-13.0"]),
+    dl = lambda p: "Downloads/" + os.path.basename(p)
+    runs = {  # run in the home folder, the archives in Downloads/, as a person would
+        "verify": ["verify", dl(txz), "--sha256-file", dl(txz) + ".sha256"],
+        "extract": ["extract", dl(zp), "--sha256-file", dl(zp) + ".sha256", "--to", "cudnn-9.19"],
+        "install": ["install", dl(txz), "--sha256-file", dl(txz) + ".sha256", "--cuda-path", "cuda-13.0"],
     }
-    for name, (shown, args) in runs.items():
+    for name, args in runs.items():
         code, raw = run_pty(args, cwd=home, env={"NO_COLOR": "1"})
-        text = "$ " + shown + "\n" + "\n".join(screen(raw).copy()).replace(home + "/", "~/").replace(home, "~") + "\n"
+        text = "~$ cudnnctl " + " ".join(args) + "\n" + midway(raw) + "\n".join(screen(raw)).replace(home + "/", "~/").replace(home, "~") + "\n"
         open(os.path.join(outdir, name + ".txt"), "w").write(text)
         print(text)
     # fetch from a mirror on 127.0.0.1: the same paths as NVIDIA's server, the archive's hash in a catalog
@@ -347,11 +352,11 @@ def capture(tmp, make, outdir):
         "url": "https://developer.download.nvidia.com/" + rel,
         "hashes": [{"sha256": sha256(txz), "size": os.path.getsize(txz), "confidence": "A", "sources": ["a test mirror"]}]}]},
         open(catalog, "w"))
-    code, raw = run_pty(["fetch", version, "--platform", "linux-x86_64", "--cuda", "13", "--mirror", f"http://127.0.0.1:{port}",
-                         "--catalog", catalog, "--cache", os.path.join(home, ".cache/cudnnctl/archives")], cwd=home, env={"NO_COLOR": "1"})
+    shutil.move(catalog, os.path.join(home, "catalog.json"))
+    args = ["fetch", version, "--platform", "linux-x86_64", "--cuda", "13", "--mirror", f"http://127.0.0.1:{port}", "--catalog", "catalog.json"]
+    code, raw = run_pty(args, cwd=home, env={"NO_COLOR": "1", "XDG_CACHE_HOME": os.path.join(home, ".cache")})
     server.shutdown()
-    text = (f"$ cudnnctl fetch {version} --mirror http://127.0.0.1:8000\n" + "\n".join(screen(raw)).replace(home, "~")
-            .replace(f"127.0.0.1:{port}", "127.0.0.1:8000") + "\n")
+    text = ("~$ cudnnctl " + " ".join(args) + "\n" + midway(raw) + "\n".join(screen(raw)) + "\n").replace(home, "~").replace(f"127.0.0.1:{port}", "127.0.0.1:8000")
     open(os.path.join(outdir, "fetch.txt"), "w").write(text)
     print(text)
     check(code == 0, f"fetch from the local mirror exits 0 ({code})")
