@@ -31,7 +31,7 @@ TEST_CASE("progress text: percentage of the total, bytes, rate and time left", "
   CHECK_THAT(coloured, Catch::Contains("[\033[32m#####\033[0m-----"));
 }
 
-TEST_CASE("progress line: drawn only on a terminal without --json; never backwards; one final line", "[progress]") {
+TEST_CASE("progress line: drawn only on a terminal without --json, never backwards, one final line", "[progress]") {
   std::ostringstream out, err;
   {
     Io io{out, err, false, false, false, {}};
