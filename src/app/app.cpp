@@ -94,7 +94,7 @@ std::string command_list() {
 
 } // namespace
 
-int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty) {
+int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty, bool err_color) {
   // what the user reads passes the terminal filter; the internal child commands (__probe, __workload)
   // speak JSON lines to their parent, which parses them: they write as they are
   SafeTextStream safe_out(raw_out);
@@ -112,7 +112,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
   app.allow_windows_style_options(false);  // CLI11 turns them on for Windows: there `/x` is a path, not an option
-  Io io{out, err, false, err_is_tty, {}};
+  Io io{out, err, false, err_is_tty, err_color, {}};
   app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   GlobalOptions global;
   add_global_options(app, global);

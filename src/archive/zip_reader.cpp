@@ -300,12 +300,21 @@ void zip_worker(const std::string& path, const std::string& staging_dir, const E
 
 } // namespace
 
+// the bytes the files' members inflate to, as the central directory declares them (checked while writing)
+static std::uint64_t inflated_total(const ArchiveListing& listing) {
+  std::uint64_t total = 0;
+  for (const auto& e : listing.entries)
+    if (e.type == EntryType::file) total += e.size;
+  return total;
+}
+
 Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
   auto listing = list_zip(path, options.read);
   if (!listing) return Unexpected<Error>(listing.error());
   if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
   // folders first, then files in parallel, then links
   if (auto ok = make_member_folders(*listing, staging_dir); !ok) return Unexpected<Error>(ok.error());
+  if (options.on_total) options.on_total(inflated_total(*listing));
   ZipJobs jobs;
   jobs.jobs = jobs_costliest_first(*listing, options);
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -34,9 +34,11 @@ Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io
   auto catalog = catalogs.get();
   if (!catalog) return Unexpected<Error>(catalog.error());
   if (req.cache_dir.empty()) req.cache_dir = default_cache_dir();
-  ProgressLine progress(io, "downloading", 0);
-  if (progress.enabled()) req.progress = [&](std::uint64_t done, std::uint64_t total) { progress.set(done, total); };
-  return fetch_archive(**catalog, req);
+  ProgressLine progress(io, "downloading");
+  req.progress = progress.setter();
+  auto fetched = fetch_archive(**catalog, req);
+  if (fetched && fetched->downloaded) progress.finish();
+  return fetched;
 }
 
 CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {

@@ -175,9 +175,11 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
     {
-      ProgressLine progress(io, "installing", 0);
-      if (progress.enabled()) req.on_bytes = [&](std::uint64_t n) { progress.add(n); };
+      ProgressLine progress(io, "installing");
+      req.on_total = progress.total_setter();
+      req.on_bytes = progress.adder();
       outcome = install_archive(req, *fs);
+      if (outcome && !outcome->dry_run && outcome->changed) progress.finish();
     }
     if (!outcome) return Unexpected<Error>(outcome.error());
     if (!outcome->recovered.empty()) io.warn(outcome->recovered);

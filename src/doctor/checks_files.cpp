@@ -7,6 +7,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 
 namespace cudnnctl {
@@ -15,9 +16,9 @@ namespace {
 
 const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : nullptr; }
 
-// the toolkit's DLL folder as Windows writes it (bin\x64)
+// the toolkit's DLL folder as this machine writes it (bin\x64 on Windows, bin/x64 elsewhere)
 std::string t_dll_dir(const DoctorFacts& f) {
-  return with_backslashes(f.tk() ? f.tk()->dll_dir : std::string("bin"));
+  return windows_toolkit_path_here(f.tk() ? f.tk()->dll_dir : std::string("bin"));
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/env/ld_conf.hpp"
 
 namespace cudnnctl {
@@ -106,7 +107,8 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   if (t.os == Os::windows) {
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
-    p.folder = with_backslashes(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
+    // as this machine's user can use it: backslashes on Windows, C:\... from a WSL mount, else as given
+    p.folder = windows_toolkit_path_here(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};

@@ -13,6 +13,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/install/content_check.hpp"
 #include "cudnnctl/install/placement.hpp"
 #include "cudnnctl/install/state_check.hpp"
@@ -307,16 +308,28 @@ Result<void> add_receipt_moves(Placement& placed, const Toolkit& tk, const std::
   return {};
 }
 
+// What happened, counted so that it adds up: the files placed are the new ones plus those that replaced a
+// file; the originals kept are the replaced ones plus the stale ones removed. No backup is named when
+// nothing was kept. The backup folder in this machine's convention (the receipt keeps '/').
+std::string install_summary(const std::string& name, const Toolkit& tk, std::size_t placed, std::size_t originals, std::size_t stale,
+                            const std::string& backup_relative) {
+  const std::size_t replaced = originals - stale;
+  auto text = fmt::format("installed {} into {}: {} file{} placed ({} new, {} replaced)", name, tk.root, placed, placed == 1 ? "" : "s",
+                          placed - replaced, replaced);
+  if (stale) text += fmt::format(", {} stale cuDNN file{} removed", stale, stale == 1 ? "" : "s");
+  if (originals == 0) return text;
+  const auto kept = tk.os == Os::windows ? windows_toolkit_path_here(backup_relative) : backup_relative;
+  return text + fmt::format("; the {} original{} {} kept in {}", originals, originals == 1 ? "" : "s", originals == 1 ? "is" : "are", kept);
+}
+
 InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPlan plan, Placement placed, InstallOutcome out) {
   out.changed = true;
   out.plan = std::move(plan);
   out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
   out.receipt = std::move(placed.receipt);
   const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
-  // the backup folder as the toolkit's own system writes paths (the receipt keeps '/')
-  const auto kept = tk.os == Os::windows ? with_backslashes(placed.backup_relative) : placed.backup_relative;
-  out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
-                            tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale), kept, stale);
+  out.summary = install_summary(req.name.canonical, tk, out.receipt->files.size(), out.receipt->replaced.size(),
+                                static_cast<std::size_t>(stale), placed.backup_relative);
   return out;
 }
 
@@ -357,6 +370,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   eo.policy = policy_for(req);
   eo.hash_members = true;
   eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
+  eo.on_total = req.on_total;
   eo.on_bytes = req.on_bytes;
   auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
   if (!extracted) return drop_staging(extracted.error());

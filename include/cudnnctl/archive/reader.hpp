@@ -24,7 +24,11 @@ struct ExtractOptions {
   ReadOptions read;
   SafetyPolicy policy;
   unsigned threads = 0;  // zip: 0 = one per core; tar.xz: 0 or 1 = one (bounded memory), more = liblzma's threaded decoder
-  std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
+  // Progress, for a display (any thread): on_total once, before the first on_bytes, with the total that the
+  // on_bytes add up to when the extraction is done. A zip counts the inflated bytes written (its central
+  // directory gives their total); a tar stream counts the archive's bytes read (the file's size).
+  std::function<void(std::uint64_t)> on_total;
+  std::function<void(std::uint64_t)> on_bytes;
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
   bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
   bool start_writeback = false;                          // the caller fsyncs the files later: start their writeback

@@ -25,6 +25,7 @@ struct Io {
   std::ostream& err;
   bool json = false;
   bool err_is_tty = false;  // progress bars only on a terminal
+  bool err_color = false;   // and in color only where NO_COLOR is unset and the terminal takes escapes
   std::vector<std::string> warnings;  // collected; human mode prints them as they come
   void warn(const std::string& text);
 };

@@ -27,6 +27,7 @@ struct InstallRequest {
   bool dry_run = false;
   std::string name_encoding;
   std::optional<std::uint64_t> catalog_size;
+  std::function<void(std::uint64_t)> on_total;  // progress of the extraction: see ExtractOptions
   std::function<void(std::uint64_t)> on_bytes;
 };
 
