@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
