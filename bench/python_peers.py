@@ -83,8 +83,8 @@ def find_uv(cache):
 
 
 def has_bundle(cudnnctl):
-    p = subprocess.run([cudnnctl, "bundle", "--help"], capture_output=True)
-    return p.returncode == 0
+    p = subprocess.run([cudnnctl, "bundle"], capture_output=True, text=True)  # `--help` exits 0 for any word
+    return "unknown command 'bundle'" not in p.stderr
 
 
 def peer_commands(cudnnctl, archive, top, cache, tmp):
