@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"

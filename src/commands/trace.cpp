@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"

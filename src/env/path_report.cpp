@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "cudnnctl/doctor/doctor.hpp"

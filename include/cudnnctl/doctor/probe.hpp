@@ -11,8 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/base/os_arch.hpp"
 
