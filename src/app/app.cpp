@@ -112,7 +112,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
   app.allow_windows_style_options(false);  // CLI11 turns them on for Windows: there `/x` is a path, not an option
-  Io io{out, err, false, err_is_tty, err_color, {}};
+  // standard error passes the terminal filter too (names and messages can carry escapes); only the progress
+  // line writes to the terminal itself (err_raw), for its '\r' redraws and colour
+  SafeTextStream safe_err(err);
+  std::ostream& user_err = !args.empty() && args[0].starts_with("__") ? err : safe_err;  // children's stderr is read by the parent
+  Io io{out, user_err, false, err_is_tty, err_color, {}, &err};
   app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   GlobalOptions global;
   add_global_options(app, global);

@@ -15,6 +15,8 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/explain.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
@@ -26,7 +28,13 @@ constexpr std::size_t k_max_input = 64u << 20;
 
 struct ExplainOptions {
   std::string input = "-";
+  std::string cuda_path;  // --cuda-path: the fix lines' commands name this toolkit
 };
+
+// A fix line whose cudnnctl commands name the toolkit given with --cuda-path, so it runs as printed.
+std::string fix_text(const Signature& s, const std::string& cuda_path) {
+  return cuda_path.empty() ? std::string(s.fix) : with_toolkit_named(s.fix, cuda_path);
+}
 
 // The log is read as a stream, one line at a time, so memory does not grow with its size: of each line the
 // first k_keep bytes are kept (explain_line looks at 4096), the rest skipped.
@@ -95,12 +103,12 @@ std::string also_text(const ExplainMatch& m) {
   return out;
 }
 
-nlohmann::json match_json(const ExplainMatch& m) {
+nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path) {
   nlohmann::json also = nlohmann::json::array();
   for (const auto* s : m.also) also.push_back(s->id);
   return {{"line", m.line},          {"text", m.text},           {"signature", m.signature->id},
           {"title", m.signature->title}, {"layer", m.signature->layer}, {"check", m.signature->check},
-          {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", m.signature->fix},
+          {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", fix_text(*m.signature, cuda_path)},
           {"detail", m.detail},       {"also", also}};
 }
 
@@ -118,14 +126,14 @@ struct Group {
   std::size_t count = 0;
 };
 
-void print_groups(std::ostream& out, const std::vector<Group>& groups) {
+void print_groups(std::ostream& out, const std::vector<Group>& groups, const std::string& cuda_path) {
   for (const auto& g : groups) {
     const auto* s = g.first.signature;
     out << fmt::format("{} {}: {}\n", g.count == 1 ? "line" : "lines", lines_text(g.lines, g.count), g.first.text);
     out << fmt::format("  {}: {} ({})\n", s->harmless ? "harmless" : "problem", s->title, s->id);
     if (!g.first.detail.empty()) out << fmt::format("  says: {}\n", g.first.detail);
     out << fmt::format("  cause: {}\n", s->cause);
-    out << fmt::format("  fix: {}\n", s->fix);
+    out << fmt::format("  fix: {}\n", fix_text(*s, cuda_path));
     if (!g.first.also.empty()) out << fmt::format("  can also be: {}\n", also_text(g.first));
     out << "\n";
   }
@@ -147,6 +155,8 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<ExplainOptions>();
   sub.add_option("input", opts->input, "The log to read: a file, or - for standard input (default)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.explain/1) with every match and its line");
+  sub.add_option("--cuda-path", opts->cuda_path, "The toolkit the fix lines' cudnnctl commands should name (they then run as printed)")
+      ->type_name("DIR");
   return [opts](Io& io) -> Result<ExitCode> {
     auto file = open_input(opts->input);
     if (!file) return Unexpected<Error>(file.error());
@@ -160,7 +170,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
       for (auto& m : explain_line(line, line_no)) {
         harmless += m.signature->harmless ? 1 : 0;
         if (io.json) {
-          io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m)));
+          io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m, opts->cuda_path)));
         } else {
           auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.first.signature == m.signature; });
           if (g == groups.end()) g = groups.insert(groups.end(), Group{m, {}, 0});
@@ -180,7 +190,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
       io.out << (matches ? "\n  ],\n" : "],\n") << rest.substr(2) << "\n";
       return code;
     }
-    print_groups(io.out, groups);
+    print_groups(io.out, groups, opts->cuda_path);
     if (matches == 0)
       io.out << "no cuDNN or CUDA loading message found that cudnnctl knows (docs/troubleshooting.md lists them)\n";
     else

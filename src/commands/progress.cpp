@@ -78,7 +78,7 @@ ProgressLine::ProgressLine(Io& io, std::string label, std::uint64_t total)
 
 ProgressLine::~ProgressLine() {
   if (!m_enabled || m_finished || m_width == 0) return;
-  m_io.err << '\r' << std::string(m_width, ' ') << '\r' << std::flush;  // an error follows: start it on a clean line
+  m_io.progress_stream() << '\r' << std::string(m_width, ' ') << '\r' << std::flush;  // an error follows: start it on a clean line
 }
 
 void ProgressLine::set_total(std::uint64_t total) {
@@ -106,7 +106,7 @@ void ProgressLine::finish() {
   m_finished = true;
   const auto done = std::max({m_done.load(), m_total.load(), m_shown});
   put(progress_final_text(m_label, done, seconds_since(m_start), m_io.err_color));
-  m_io.err << '\n' << std::flush;
+  m_io.progress_stream() << '\n' << std::flush;
 }
 
 std::function<void(std::uint64_t)> ProgressLine::adder() {
@@ -136,9 +136,9 @@ void ProgressLine::draw(bool force) {
 
 void ProgressLine::put(const std::string& text) {
   const auto width = visible_length(text);
-  m_io.err << '\r' << text;
-  if (width < m_width) m_io.err << std::string(m_width - width, ' ');
-  m_io.err << std::flush;
+  m_io.progress_stream() << '\r' << text;
+  if (width < m_width) m_io.progress_stream() << std::string(m_width - width, ' ');
+  m_io.progress_stream() << std::flush;
   m_width = std::max(m_width, width);
 }
 

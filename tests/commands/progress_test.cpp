@@ -34,7 +34,7 @@ TEST_CASE("progress text: percentage of the total, bytes, rate and time left", "
 TEST_CASE("progress line: drawn only on a terminal without --json, never backwards, one final line", "[progress]") {
   std::ostringstream out, err;
   {
-    Io io{out, err, false, false, false, {}};
+    Io io{out, err, false, false, false, {}, nullptr};
     ProgressLine p(io, "installing", 100);
     CHECK_FALSE(p.enabled());
     CHECK_FALSE(p.adder());
@@ -42,13 +42,13 @@ TEST_CASE("progress line: drawn only on a terminal without --json, never backwar
     p.finish();
   }
   {
-    Io io{out, err, true, true, false, {}};  // --json on a terminal
+    Io io{out, err, true, true, false, {}, nullptr};  // --json on a terminal
     ProgressLine p(io, "installing", 100);
     p.add(50);
     p.finish();
   }
   CHECK(err.str().empty());
-  Io io{out, err, false, true, false, {}};
+  Io io{out, err, false, true, false, {}, nullptr};
   {
     ProgressLine p(io, "installing");
     p.set_total(1000);  // the first state is drawn at once
