@@ -60,8 +60,10 @@ void LibraryFloor::add(const std::string& library, const std::vector<ElfDynamicI
     auto v = parse_symbol_version(need.version);
     if (!v) continue;
     auto it = highest.find(v->family);
-    if (it == highest.end() || compare_versions(it->second.version.parts, v->parts) < 0)
-      highest[v->family] = FloorItem{std::move(*v), library};
+    if (it == highest.end() || compare_versions(it->second.version.parts, v->parts) < 0) {
+      const std::string family = v->family;  // read before the move below (the right side is evaluated first)
+      highest[family] = FloorItem{std::move(*v), library};
+    }
   }
 }
 
@@ -75,7 +77,10 @@ HostSymbolVersions host_versions_from(const std::optional<std::string>& glibc, c
     auto v = parse_symbol_version(def);
     if (!v || v->family == "GLIBC") continue;
     auto it = host.highest.find(v->family);
-    if (it == host.highest.end() || compare_versions(it->second.parts, v->parts) < 0) host.highest[v->family] = std::move(*v);
+    if (it == host.highest.end() || compare_versions(it->second.parts, v->parts) < 0) {
+      const std::string family = v->family;
+      host.highest[family] = std::move(*v);
+    }
   }
   return host;
 }
