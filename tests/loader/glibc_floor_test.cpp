@@ -5,6 +5,9 @@
 
 #include <filesystem>
 
+#include <cstdlib>
+
+#include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/loader/forward_reader.hpp"
 #include "cudnnctl/loader/glibc_floor.hpp"
 
@@ -125,4 +128,31 @@ TEST_CASE("cuDNN 9.19 on this image: its floor, from the real libraries", "[glib
   LibraryFloor floor;
   floor.add("libcudnn_cnn.so.9", info->version_needs);
   CHECK(floor.highest.at("GLIBC").version.text() == "GLIBC_2.27");  // readelf -V agrees
+}
+
+TEST_CASE("install's gate: a floor above the host is install.host-too-old, exit 7, naming the library", "[glibc_floor]") {
+  LibraryFloorReport report;
+  CraftedElf e = cudnn_like();
+  report.floor.add("libcudnn_cnn.so.9", read_elf_dynamic(memory(e.build()), "x")->version_needs);
+  const auto old_host = host_versions_from(std::string("2.17"), {"GLIBCXX_3.4.30"}, "");
+  const auto r = check_library_floor(report, old_host, "a.tar.xz");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::host_too_old);
+  CHECK(error_id(r.error().code) == "install.host-too-old");
+  CHECK(exit_code_for(r.error().code) == ExitCode::incompatible);
+  CHECK_THAT(r.error().message, Catch::Contains("libcudnn_cnn.so.9 needs GLIBC_2.27, this host has GLIBC_2.17"));
+  CHECK(check_library_floor(report, host_versions_from(std::string("2.36"), {"GLIBCXX_3.4.30"}, ""), "a.tar.xz"));
+}
+
+TEST_CASE("the real fixture archive: the floor read from its members' headers", "[glibc_floor]") {
+  const char* home = std::getenv("HOME");
+  const std::string archive = std::string(home ? home : "") + "/.cache/cudnnctl-fixtures/cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz";
+  if (!home || !std::filesystem::exists(archive)) CUDNNCTL_SKIP("no fixture archive (/work/shared/bench/make-fixtures.sh builds it)");
+  const auto report = archive_library_floor(archive, ArchiveFormat::tar_xz);
+  REQUIRE(report);
+  CHECK(report->floor.libraries == 8);
+  CHECK(report->unreadable.empty());
+  CHECK(report->floor.highest.at("GLIBC").version.text() == "GLIBC_2.27");
+  CHECK(report->floor.highest.at("GLIBCXX").version.text() == "GLIBCXX_3.4.21");
+  CHECK(report->floor.highest.at("CXXABI").version.text() == "CXXABI_1.3.11");
 }
