@@ -2,6 +2,9 @@
 // (a fake environment and a fake system), then the checks.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
+
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "fake_system.hpp"
@@ -40,14 +43,14 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   sys.dirs["/opt/cuda-12.4"] = {"lib64"};
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
-    gather_cuda_vars(f, platform::MapEnvironment({}), sys);
+    gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{}), sys);
     const auto c = only(f, &check_toolkit_cuda_vars);
     CHECK(c.status == CheckStatus::pass);
     CHECK(c.finding == "none of CUDA_HOME, CUDA_PATH, CUDA_ROOT is set");
   }
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
-    gather_cuda_vars(f, platform::MapEnvironment({{"CUDA_HOME", "/opt/cuda-13.0"}, {"CUDA_ROOT", "/opt/cuda-13.0/"}}), sys);
+    gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_HOME", "/opt/cuda-13.0"}, {"CUDA_ROOT", "/opt/cuda-13.0/"}}), sys);
     const auto c = only(f, &check_toolkit_cuda_vars);
     CHECK(c.status == CheckStatus::pass);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_HOME=/opt/cuda-13.0 (the checked toolkit)") && Catch::Contains("CUDA_PATH not set") &&
@@ -55,7 +58,7 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   }
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
-    gather_cuda_vars(f, platform::MapEnvironment({{"CUDA_HOME", "/opt/cuda-12.4"}, {"CUDA_PATH", "/opt/cuda-13.0"}}), sys);
+    gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_HOME", "/opt/cuda-12.4"}, {"CUDA_PATH", "/opt/cuda-13.0"}}), sys);
     const auto c = only(f, &check_toolkit_cuda_vars);
     CHECK(c.status == CheckStatus::warn);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_HOME=/opt/cuda-12.4 (another folder than the checked toolkit)"));
@@ -63,7 +66,7 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   }
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
-    gather_cuda_vars(f, platform::MapEnvironment({{"CUDA_ROOT", "/nowhere"}, {"CUDA_HOME", ""}}), sys);
+    gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_ROOT", "/nowhere"}, {"CUDA_HOME", ""}}), sys);
     const auto c = only(f, &check_toolkit_cuda_vars);
     CHECK(c.status == CheckStatus::warn);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_ROOT=/nowhere (not a folder)") && Catch::Contains("CUDA_HOME not set"));
@@ -74,7 +77,7 @@ TEST_CASE("toolkit.cuda_vars: cuDNN 9.24 and later read the variables itself", "
   FakeSystem sys;
   sys.dirs["/opt/cuda-13.0"] = {"lib"};
   sys.dirs["/opt/cuda-12.4"] = {"lib64"};
-  const platform::MapEnvironment env({{"CUDA_PATH", "/opt/cuda-12.4"}});
+  const platform::MapEnvironment env(std::map<std::string, std::string>{{"CUDA_PATH", "/opt/cuda-12.4"}});
   auto old = with_toolkit("/opt/cuda-13.0", 19);
   gather_cuda_vars(old, env, sys);
   CHECK(only(old, &check_toolkit_cuda_vars).status == CheckStatus::pass);  // toolkit.env says it for 9.19; cuDNN ignores it
