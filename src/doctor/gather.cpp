@@ -37,13 +37,17 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
 
 void gather_cuda_vars(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
-    CudaVar v{var, env.get(var), false, {}};
-    if (v.value && v.value->empty()) v.value.reset();
-    if (v.value) {
-      v.is_dir = sys.is_dir(*v.value);
+    CudaVar v;
+    v.name = var;
+    const std::string value = env.get(var).value_or(std::string());
+    if (!value.empty()) {
+      std::string folder = value;  // "/usr/local/cuda/" names the same folder as "/usr/local/cuda"
+      while (folder.size() > 1 && (folder.back() == '/' || folder.back() == '\\')) folder.pop_back();
+      v.is_dir = sys.is_dir(folder);
       std::error_code ec;
-      v.canonical = utf8_of(fs::weakly_canonical(path_from_utf8(*v.value), ec).lexically_normal());
+      v.canonical = utf8_of(fs::weakly_canonical(path_from_utf8(folder), ec).lexically_normal());
       if (v.canonical.size() > 1 && (v.canonical.back() == '/' || v.canonical.back() == '\\')) v.canonical.pop_back();
+      v.value = value;
     }
     f.toolkit.cuda_vars.push_back(std::move(v));
   }
