@@ -107,8 +107,10 @@ TEST_CASE("the forward reader reaches the dynamic section past its kept prefix, 
   REQUIRE(info);
   CHECK(info->version_needs.size() == 7);
   at = 0;
-  const auto tiny = read_elf_dynamic(forward_reader(pull, 100), "tiny");  // the tables lie behind a 100-byte prefix
-  CHECK_FALSE(tiny);
+  // here every table lies after the dynamic section, so a 100-byte prefix is enough: all reads go forwards
+  const auto tiny = read_elf_dynamic(forward_reader(pull, 100), "tiny");
+  REQUIRE(tiny);
+  CHECK(tiny->version_needs.size() == 7);
 }
 
 TEST_CASE("this host: glibc's version and libstdc++'s highest GLIBCXX, read from its version definitions", "[glibc_floor]") {
