@@ -282,4 +282,25 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
   return result;
 }
 
+Result<void> visit_tar_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options) {
+  auto a = open_tar(path, format, 1);
+  if (!a) return Unexpected<Error>(a.error());
+  archive_entry* ae = nullptr;
+  for (std::uint64_t i = 0;; ++i) {
+    const int r = archive_read_next_header(a->get(), &ae);
+    if (r == ARCHIVE_EOF) break;
+    if (r < ARCHIVE_WARN) return stream_error(a->get(), path, format, fmt::format("at entry #{}", i));
+    auto e = describe(ae, options, path, i);
+    if (!e) return Unexpected<Error>(e.error());
+    if (e->type != EntryType::file || !want(*e)) continue;  // the next header skips the data
+    const MemberPull pull = [&a](char* buf, std::size_t n) -> std::size_t {
+      const auto got = archive_read_data(a->get(), buf, n);
+      return got > 0 ? static_cast<std::size_t>(got) : 0;
+    };
+    if (!visit(*e, pull)) break;
+  }
+  return {};
+}
+
 } // namespace cudnnctl

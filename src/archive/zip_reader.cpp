@@ -338,4 +338,25 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   return result;
 }
 
+Result<void> visit_zip_members(const std::string& path, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options) {
+  auto listing = list_zip(path, options);
+  if (!listing) return Unexpected<Error>(listing.error());
+  auto zip = open_zip(path);
+  if (!zip) return Unexpected<Error>(zip.error());
+  for (const auto& e : listing->entries) {
+    if (e.type != EntryType::file || !want(e)) continue;
+    std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> file(zip_fopen_index(zip->get(), e.index, 0), &zip_fclose);
+    if (!file)
+      return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the member '{}' cannot be opened", path, e.name),
+                  "download the archive again from NVIDIA", path);
+    const MemberPull pull = [&file](char* buf, std::size_t n) -> std::size_t {
+      const zip_int64_t got = zip_fread(file.get(), buf, n);
+      return got > 0 ? static_cast<std::size_t>(got) : 0;
+    };
+    if (!visit(e, pull)) break;
+  }
+  return {};
+}
+
 } // namespace cudnnctl

@@ -16,7 +16,11 @@
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/install/library_floor.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -80,6 +84,19 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   if (!fetched) return Unexpected<Error>(fetched.error());
   io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
   opts.archive.archive = fetched->path;
+  return {};
+}
+
+// A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor must fit this host
+// (install.host-too-old otherwise; --force installs anyway, with a warning). Known-bad releases warn.
+Result<void> host_gate(const PreparedArchive& p, bool force, Io& io) {
+  for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
+  if (p.name->os != Os::linux_os || platform::detect_host().os != Os::linux_os) return {};
+  CUDNNCTL_TRY(check_is_archive(p.path, p.format));
+  CUDNNCTL_TRY_ASSIGN(auto report, archive_library_floor(p.path, p.format));
+  auto fits = check_library_floor(report, detect_host_symbol_versions(), p.path);
+  if (fits || !force) return fits;
+  io.warn(fits.error().message + " (installing anyway: --force)");
   return {};
 }
 
@@ -153,7 +170,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
-  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit");
+  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, or its libraries need a newer glibc / libstdc++ than this host has");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
@@ -171,6 +188,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     if (!toolkit) return Unexpected<Error>(toolkit.error());
     auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
+    if (auto gate = host_gate(p, opts->force, io); !gate) return Unexpected<Error>(gate.error());
     auto req = install_request(p, *toolkit, **catalog, *opts);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});

@@ -12,6 +12,7 @@ const std::vector<CheckSpec>& check_table() {
   static const std::vector<CheckSpec> table{
       {"toolkit.found", 1, need_toolkit, &check_toolkit_found, "every CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_PATH_V*, CUDA_HOME, nvcc on PATH, the usual places) and which one is checked, and why", ""},
       {"toolkit.env", 1, need_toolkit, &check_toolkit_env, "whether CUDA_PATH or CUDA_HOME name another toolkit than the one checked", ""},
+      {"toolkit.cuda_vars", 1, need_toolkit, &check_toolkit_cuda_vars, "CUDA_HOME, CUDA_PATH and CUDA_ROOT: which are set, where each points, whether they agree with each other and with the toolkit checked (cuDNN 9.24 and later reads them itself, in that order)", ""},
       {"toolkit.target", 1, need_toolkit, &check_toolkit_target, "which OS the tree is for (bin\\*.dll and lib\\x64 against lib64/*.so), against --target when given", ""},
       {"files.interrupted", 2, need_toolkit, &check_files_interrupted, "a cudnnctl transaction that did not finish: a journal left mid-apply (fail, with the command that rolls it back), clean-up or staging folders left (warn)", ""},
       {"files.cudnn", 2, need_toolkit, &check_files_cudnn, "the cuDNN libraries in the toolkit and their majors", ""},
@@ -20,6 +21,8 @@ const std::vector<CheckSpec>& check_table() {
       {"files.dlls", 2, need_toolkit, &check_files_dlls, "Windows DLLs read as PE files: damaged, 32-bit, cuDNN imports missing, zlibwapi.dll for 8.x", ""},
       {"files.headers", 2, need_toolkit, &check_files_headers, "the cuDNN headers and the version cudnn_version.h names", ""},
       {"files.versions", 2, need_toolkit, &check_files_versions, "the headers' version against the libraries' file names (Windows: each DLL's version resource), so a library of another release is named", ""},
+      {"files.glibc_floor", 2, need_toolkit, &check_files_glibc_floor, "Linux: the glibc / libstdc++ floor of the cuDNN libraries (the highest GLIBC_, GLIBCXX_, CXXABI_ versions in their version-needed tables) against this host's", ""},
+      {"files.advisories", 2, need_toolkit, &check_files_advisories, "the installed release against the known-bad cuDNN releases (data/cudnn-advisories.json): what goes wrong, on which GPUs or features, and the release that fixes it", ""},
       {"files.receipt", 2, need_receipt, &check_files_receipt, "with an install receipt, every installed file's size and SHA-256 (finds a DLL emptied by antivirus)", ""},
       {"files.search_path", 2, need_search_path, &check_files_search_path, "which cuDNN copy the loader picks, and every copy that shadows the toolkit's (the cudnnctl path scan)", ""},
       {"files.frameworks", 2, need_frameworks, &check_files_frameworks, "PyTorch's and pip's own cuDNN copies (venv, conda, ~/.local, the Python on PATH), which their programs load first", ""},

@@ -36,6 +36,42 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   f.target_fits = o.target.empty() || to_lower_ascii(o.target) == to_string(t.chosen->os);
 }
 
+void gather_cuda_vars(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
+    CudaVar v;
+    v.name = var;
+    const std::string value = env.get(var).value_or(std::string());
+    if (!value.empty()) {
+      std::string folder = value;  // "/usr/local/cuda/" names the same folder as "/usr/local/cuda"
+      while (folder.size() > 1 && (folder.back() == '/' || folder.back() == '\\')) folder.pop_back();
+      v.is_dir = sys.is_dir(folder);
+      std::error_code ec;
+      v.canonical = utf8_of(fs::weakly_canonical(path_from_utf8(folder), ec).lexically_normal());
+      if (v.canonical.size() > 1 && (v.canonical.back() == '/' || v.canonical.back() == '\\')) v.canonical.pop_back();
+      v.value = value;
+    }
+    f.toolkit.cuda_vars.push_back(std::move(v));
+  }
+}
+
+void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || t->os != Os::linux_os || f.host_os != Os::linux_os || !f.major) return;
+  auto& g = f.glibc_floor;
+  for (const auto& n : f.lib_names) {
+    const auto c = classify_cudnn_file(n, t->os);
+    if (!c || !c->full_version.empty()) continue;  // one name per library: libcudnn_ops.so.9, not its versioned twin
+    auto elf = sys.read_elf(join_path(f.lib_dir, n));
+    if (!elf) {
+      g.unreadable.push_back(n);
+      continue;
+    }
+    g.floor.add(n, elf->version_needs);
+  }
+  g.host = detect_host_symbol_versions();
+  g.gathered = g.floor.libraries > 0;
+}
+
 void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;
@@ -134,11 +170,13 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;
   gather_toolkit(f, o, env);
+  gather_cuda_vars(f, env, sys);
   const auto* t = f.tk();
   if (!t) return f;
   f.offline = o.offline || t->os != host.os;
   f.model = t->os == Os::windows ? LoaderModel::windows_pe : LoaderModel::linux_elf;
   gather_files(f, sys);
+  gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
   if (needs & need_search_path) gather_search_path(f, o, env, sys);

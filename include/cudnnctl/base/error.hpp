@@ -37,6 +37,7 @@ enum class ErrorCode {
   archive_layout,
   archive_too_large,
   incompatible,
+  host_too_old,   // the archive's libraries need a newer glibc / libstdc++ than this host has
   input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
   path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
   unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched

@@ -57,6 +57,7 @@ Check make_check(std::string id, int layer, CheckStatus status, std::string find
 void check_toolkit_found(const DoctorFacts&, Checks&);
 void check_toolkit_env(const DoctorFacts&, Checks&);
 void check_toolkit_target(const DoctorFacts&, Checks&);
+void check_toolkit_cuda_vars(const DoctorFacts&, Checks&);
 // layer 2: checks_files.cpp
 void check_files_interrupted(const DoctorFacts&, Checks&);
 void check_files_cudnn(const DoctorFacts&, Checks&);
@@ -69,6 +70,8 @@ void check_files_receipt(const DoctorFacts&, Checks&);
 void check_files_search_path(const DoctorFacts&, Checks&);
 void check_files_frameworks(const DoctorFacts&, Checks&);
 void check_files_cudnn_path(const DoctorFacts&, Checks&);   // checks_stack.cpp
+void check_files_glibc_floor(const DoctorFacts&, Checks&);  // checks_release.cpp
+void check_files_advisories(const DoctorFacts&, Checks&);   // checks_release.cpp
 // layer 3: checks_loader.cpp
 void check_loader_skipped(const DoctorFacts&, Checks&);
 void check_loader_needed(const DoctorFacts&, Checks&);
