@@ -87,17 +87,18 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   return {};
 }
 
-// A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor must fit this host
-// (install.host-too-old otherwise; --force installs anyway, with a warning). Known-bad releases warn.
-Result<void> host_gate(const PreparedArchive& p, bool force, Io& io) {
+// Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
+// must fit this host (install.host-too-old otherwise; --force installs anyway, with a warning), judged on the
+// staged libraries once the hash has matched (no second pass over the archive).
+void host_gate(const PreparedArchive& p, bool force, Io& io, InstallRequest& req) {
   for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
-  if (p.name->os != Os::linux_os || platform::detect_host().os != Os::linux_os) return {};
-  CUDNNCTL_TRY(check_is_archive(p.path, p.format));
-  CUDNNCTL_TRY_ASSIGN(auto report, archive_library_floor(p.path, p.format));
-  auto fits = check_library_floor(report, detect_host_symbol_versions(), p.path);
-  if (fits || !force) return fits;
-  io.warn(fits.error().message + " (installing anyway: --force)");
-  return {};
+  if (p.name->os != Os::linux_os || platform::detect_host().os != Os::linux_os) return;
+  req.check_staged_libraries = [archive = p.path, force, &io](const std::string& dir) -> Result<void> {
+    auto fits = check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive);
+    if (fits || !force) return fits;
+    io.warn(fits.error().message + " (installing anyway: --force)");
+    return {};
+  };
 }
 
 InstallRequest install_request(const PreparedArchive& p, const Toolkit& toolkit, const Catalog& catalog, const InstallCommandOptions& opts) {
@@ -188,8 +189,8 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     if (!toolkit) return Unexpected<Error>(toolkit.error());
     auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
-    if (auto gate = host_gate(p, opts->force, io); !gate) return Unexpected<Error>(gate.error());
     auto req = install_request(p, *toolkit, **catalog, *opts);
+    host_gate(p, opts->force, io, req);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
     {

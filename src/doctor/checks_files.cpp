@@ -123,14 +123,18 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
   auto present = [&](const std::string& name) {
     return std::any_of(f.lib_names.begin(), f.lib_names.end(), [&](const std::string& d) { return iequals_ascii(d, name); });
   };
+  // the toolkit's machine: an ARM64 toolkit keeps its DLLs in bin\arm64, an x64 one in bin or bin\x64
+  const bool arm64_toolkit = to_lower_ascii(t->dll_dir).ends_with("arm64");
+  const std::uint16_t want = arm64_toolkit ? 0xAA64 : 0x8664;
   std::vector<std::string> problems;
   for (const auto& [d, pe] : f.dlls) {
     if (!pe) {
       problems.push_back(fmt::format("{} is not a readable DLL (emptied or damaged?)", d));
       continue;
     }
-    if (pe->machine != 0x8664 && pe->machine != 0xAA64)
-      problems.push_back(fmt::format("{} is a {} DLL: a 64-bit program cannot load it (Windows error 193)", d, pe_machine_name(pe->machine)));
+    if (pe->machine != want)
+      problems.push_back(fmt::format("{} is an {} DLL in an {} toolkit: its programs cannot load it (Windows error 193)", d,
+                                     pe_machine_name(pe->machine), pe_machine_name(want)));
     for (const auto& imp : pe->imports) {
       const auto li = to_lower_ascii(imp);
       if ((li.starts_with("cudnn") || li == "zlibwapi.dll") && !present(imp)) problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
@@ -141,7 +145,7 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
   if (!problems.empty())
     out.push_back(make_check("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")), "files.dlls"));
   else
-    out.push_back(make_check("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are x64 and their cuDNN imports are present", f.dlls.size())));
+    out.push_back(make_check("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are {} and their cuDNN imports are present", f.dlls.size(), pe_machine_name(want))));
 }
 
 void check_files_headers(const DoctorFacts& f, Checks& out) {

@@ -72,10 +72,11 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
       facts.tk() ? std::string{} : facts.toolkit.chosen ? "the toolkit is not for the --target platform (layer 1)" : "no CUDA toolkit was found (layer 1)";
   if (!o.only_checks.empty()) keep_asked_checks(o, no_toolkit, report.checks);
   else if (!facts.tk()) skip_layers_from(2, no_toolkit, o, report.checks);
-  // every command a fix prints runs as printed on the toolkit that was checked (its --cuda-path named)
+  // every command a fix prints runs as printed on the toolkit that was checked (its --cuda-path named; a
+  // Windows tree read from Linux is named only when its path on that machine is known)
   if (const auto* t = facts.tk())
     for (auto& c : report.checks)
-      if (!c.fix.empty()) c.fix = with_toolkit_named(c.fix, t->os == Os::windows ? windows_toolkit_path_here(t->root) : t->root);
+      if (!c.fix.empty()) c.fix = with_toolkit_named(c.fix, t->os == Os::windows ? windows_toolkit_path_on_its_machine(t->root) : t->root);
   report.search = facts.search;
   report.search_origin = facts.search_origin;
   report.notes = facts.notes;

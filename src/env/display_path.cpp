@@ -18,4 +18,10 @@ std::string windows_toolkit_path_here(const std::string& path) {
   return windows_toolkit_path_for(path, platform::detect_host().os);
 }
 
+std::string windows_toolkit_path_on_its_machine(const std::string& path) {
+  if (platform::detect_host().os == Os::windows) return with_backslashes(path);
+  if (WindowsMount::infer_from_wsl_path(path)) return windows_toolkit_path_for(path, Os::linux_os);
+  return {};
+}
+
 } // namespace cudnnctl

@@ -73,7 +73,7 @@ nlohmann::json path_report_json(const PathReport& r) {
     json copies = json::array();
     for (const auto& c : r.shadows->copies)
       copies.push_back({{"dir", c.dir}, {"via", c.via}, {"file", c.main_file}, {"major", c.major}, {"version", c.version},
-                        {"wins", c.wins}, {"installed", c.installed}});
+                        {"wins", c.wins}, {"installed", c.installed}, {"machine", c.machine}, {"other_machine", c.other_machine}});
     json order = json::array();
     for (const auto& o : r.shadows->order) order.push_back({{"dir", o.dir}, {"via", o.via}});
     j["shadow_scan"] = {{"order", order}, {"copies", copies}, {"explanations", r.shadows->explanations}};
@@ -87,8 +87,8 @@ std::string shadow_table(const ShadowReport& s) {
   if (s.copies.empty()) return "  no cuDNN library on the search path\n";
   std::string out;
   for (const auto& c : s.copies)
-    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
-                       c.installed ? "  <- this toolkit" : "");
+    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}{}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
+                       c.installed ? "  <- this toolkit" : "", c.other_machine ? fmt::format("  [{}: skipped, another architecture]", c.machine) : "");
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -82,7 +83,28 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
   return fmt::format("{}.x", major);
 }
 
-ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir) {
+std::string host_library_machine(LoaderFlavor flavor) {
+  const auto arch = platform::detect_host().arch;
+  const bool arm = arch == Arch::arm64 || arch == Arch::aarch64 || arch == Arch::sbsa;
+  if (flavor == LoaderFlavor::windows) return arm ? "arm64" : "x64";
+  return arm ? "aarch64" : arch == Arch::ppc64le ? "ppc64le" : "x86_64";
+}
+
+namespace {
+// The machine a library file was built for, as its loader names it; "" when the file cannot be read as one.
+std::string library_machine(const std::string& path, LoaderFlavor flavor) {
+  if (flavor == LoaderFlavor::windows) {
+    const auto pe = read_pe_file(path);
+    return pe && pe->machine ? pe_machine_name(pe->machine) : std::string();
+  }
+  const auto elf = read_elf_file(path);
+  return elf && elf->machine ? elf_machine_name(elf->machine) : std::string();
+}
+} // namespace
+
+ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir,
+                               const std::string& process_machine) {
+  const auto expected_machine = process_machine.empty() ? host_library_machine(flavor) : process_machine;
   ShadowReport r;
   r.order = order;
   const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
@@ -107,12 +129,18 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.main_file = n;
       c.version = copy_version(sd.where(), n, c.major);
       c.installed = !installed_key.empty() && key == installed_key;
+      c.machine = library_machine(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)), flavor);
+      c.other_machine = !c.machine.empty() && c.machine != expected_machine;
+      if (c.other_machine)
+        r.explanations.push_back(fmt::format("{} (via {}) holds a cuDNN {} built for {}: the loader skips it in a {} process (another "
+                                             "architecture), so it is no candidate",
+                                             c.dir, c.via, c.version, c.machine, expected_machine));
       r.copies.push_back(std::move(c));
     }
   }
   std::optional<std::size_t> winner, installed;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
-    if (r.copies[i].major != major) continue;
+    if (r.copies[i].major != major || r.copies[i].other_machine) continue;
     if (!winner) winner = i;
     if (r.copies[i].installed && !installed) installed = i;
   }
@@ -126,7 +154,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     } else {
       for (std::size_t i = 0; i < *installed; ++i) {
         const auto& c = r.copies[i];
-        if (c.major != major) continue;
+        if (c.major != major || c.other_machine) continue;
         r.explanations.push_back(fmt::format("{} (via {}) holds cuDNN {}; it comes before the installed copy in {}, so programs load it "
                                              "instead. Remove that copy, or put {} first",
                                              c.dir, c.via, c.version, installed_dir, installed_dir));

@@ -185,6 +185,18 @@ Result<VerifyOutcome> verify_file(const InstallRequest& req) {
   return judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
 }
 
+// The staged folder of the archive's main Linux shared library (contract: libcudnn.so.N[.M.P]), or "" when it
+// has none (a Windows zip).
+std::string staged_library_dir(const std::string& staging, const ArchiveListing& listing) {
+  for (const auto& e : listing.entries) {
+    const auto name = base_name(e.name);
+    if (e.type != EntryType::file) continue;
+    if (const auto f = classify_cudnn_file(name, Os::linux_os); f && f->main())
+      return staging + "/" + e.name.substr(0, e.name.size() - name.size());
+  }
+  return {};
+}
+
 std::string header_text(const std::string& staging, const ArchiveName& name, const ArchiveListing& listing, const InstallFs& fs) {
   const std::string top = name.top_folder() + "/include/";
   for (const char* h : {"cudnn_version.h", "cudnn_version_v9.h", "cudnn_version_v8.h", "cudnn.h"})
@@ -378,6 +390,9 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 
   log::Phase plan_phase("plan");
   if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
+  if (req.check_staged_libraries)
+    if (const auto dir = staged_library_dir(staging, listing); !dir.empty())
+      if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
   if (!same->repair.empty()) return repair_install(req, tk, **previous, same->repair, std::move(*plan), staging, id, fs, std::move(out));

@@ -212,6 +212,42 @@ TEST_CASE("content that disagrees with the name, or is not cuDNN's, is refused a
   CHECK_FALSE(fs::exists(lin / ".cudnnctl"));
 }
 
+TEST_CASE("the staged-library check sees the staged lib folder once the hash matched, and its refusal writes nothing", "[installer]") {
+  TempDir tmp;
+  auto fs_ = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  const auto before = snapshot(lin);
+  const auto l = archive(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  std::vector<std::string> seen;
+  auto req = request(l, lin);
+  req.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> {
+    seen.push_back(dir);
+    CHECK(fs::exists(fs::path(dir) / "libcudnn.so.9.1.0"));  // the staged copy, read before anything moves
+    return Unexpected<Error>(Error{ErrorCode::host_too_old, "needs GLIBC_2.99", "use an older release", ""});
+  };
+  const auto r = install_archive(req, *fs_);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::host_too_old);
+  CHECK(seen.size() == 1);
+  CHECK(snapshot(lin) == before);
+  CHECK_FALSE(fs::exists(lin / ".cudnnctl"));
+
+  // a damaged archive never reaches the check: the hash speaks first
+  seen.clear();
+  req.expected = {{std::string(64, 'a'), "--sha256", std::nullopt}};
+  const auto bad = install_archive(req, *fs_);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().code == ErrorCode::hash_mismatch);
+  CHECK(seen.empty());
+
+  // a Windows zip has no Linux library folder: the hook is not asked
+  const auto win = windows_toolkit(tmp.path(), "12.4", false);
+  auto wreq = request(archive(tmp, "good/python-" + W91 + ".zip", W91 + ".zip"), win);
+  wreq.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> { seen.push_back(dir); return {}; };
+  REQUIRE(install_archive(wreq, *fs_));
+  CHECK(seen.empty());
+}
+
 TEST_CASE("a failure at every step of the transaction leaves the tree old (ENOSPC, EACCES, failed rename)", "[installer][faults]") {
   TempDir tmp;
   auto real = make_real_fs();

@@ -12,5 +12,9 @@ namespace cudnnctl {
 std::string windows_toolkit_path_for(const std::string& path, Os host);
 /// The same for this machine.
 std::string windows_toolkit_path_here(const std::string& path);
+/// The path a command typed on the Windows machine names this Windows toolkit by: the path itself on a
+/// Windows host, the C:\... path under a WSL drive mount; empty when that machine's path is unknown (a tree
+/// read from Linux through no drive mount), so that a printed command leaves it out.
+std::string windows_toolkit_path_on_its_machine(const std::string& path);
 
 } // namespace cudnnctl
