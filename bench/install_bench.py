@@ -5,7 +5,11 @@ against what people type by hand, in the same session, and against the floor of 
   openssl dgst -sha256 ZIP && bsdtar -xf ZIP -C S && cp -r S/.../bin/x64/* S/.../include/* S/.../lib/x64/* into the tree
   sha256sum ZIP && unzip -q ZIP -d S && cp -r ...
 
-    bench/install_bench.py [--cudnnctl build/cudnnctl] [--fixtures DIR] [--runs N] [--no-usual] [--markdown FILE]
+and against the Python world's installers on the same files (bench/python_peers.py): `uv pip install` and
+`pip install` of a wheel the bench packs from the same zip (RECORD with hashes, --require-hashes), and
+`cudnnctl bundle swap` where that command exists. Missing peers are skipped with a message.
+
+    bench/install_bench.py [--cudnnctl build/cudnnctl] [--fixtures DIR] [--runs N] [--no-usual] [--no-peers] [--markdown FILE]
 
 Rounds are interleaved (each round runs every command once, in rotated order) so that load from other
 processes falls on all of them alike; each run starts from a fresh toolkit tree made before the clock
@@ -30,6 +34,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from archive_bench import ROOT  # noqa: E402
+from python_peers import peer_commands  # noqa: E402
 
 
 def fresh_tree(root):
@@ -96,6 +101,9 @@ def main():
     ap.add_argument("--fixtures", default=os.path.join(os.path.expanduser("~"), ".cache", "cudnnctl-fixtures"))
     ap.add_argument("--runs", type=int, default=5, help="interleaved rounds")
     ap.add_argument("--no-usual", action="store_true", help="skip the slow sha256sum && unzip chain")
+    ap.add_argument("--no-peers", action="store_true", help="skip uv, pip and bundle swap")
+    ap.add_argument("--peer-cache", default=os.path.join(os.path.expanduser("~"), ".cache", "cudnnctl-bench"),
+                    help="where the wheel and uv's venv are kept")
     ap.add_argument("--markdown")
     args = ap.parse_args()
     subprocess.run(["bash", os.path.join(ROOT, "..", "shared", "bench", "make-fixtures.sh"), args.fixtures], check=True,
@@ -126,6 +134,10 @@ def main():
     }
     if not args.no_usual:
         commands["usual"] = ("sha256sum && unzip -q && cp -r", f"sha256sum '{z}' >/dev/null && unzip -q '{z}' -d '{stage}' && {place}")
+    prepares = {}
+    if not args.no_peers:
+        for k, (label, argv, prep) in peer_commands(ours, z, top, args.peer_cache, tmp).items():
+            commands[k], prepares[k] = (label, argv), prep
     keys = list(commands)
     runs = {k: [] for k in keys}
     with zipfile.ZipFile(z) as zf:
@@ -136,11 +148,11 @@ def main():
     try:
         print(f"install {z} ({archive_bytes} bytes, {inflated_bytes} inflated) into a CUDA 13 Windows-layout tree")
         for k in keys:  # warm-up
-            run_once(commands[k][1], prepare)
+            run_once(commands[k][1], prepares.get(k, prepare))
         for rnd in range(args.runs):
             order = keys[rnd % len(keys):] + keys[: rnd % len(keys)]
             for k in order:
-                runs[k].append(run_once(commands[k][1], prepare))
+                runs[k].append(run_once(commands[k][1], prepares.get(k, prepare)))
             # the floor's pieces, in the same rounds
             floor_parts["sha"].append(openssl_sha256_rate())
             if os.path.exists(rate_tool):
@@ -173,6 +185,12 @@ def main():
     ratios = [("cudnnctl install time / (openssl && bsdtar && cp -r), medians (<= 0.40)", m("ours") / m("fast"), 0.40),
               ("same, fastest run of each (min / min) (<= 0.40)", rows["ours"]["min"] / rows["fast"]["min"], 0.40),
               ("same, median of the per-round ratios", paired, None)]
+    for peer, label, target in (("uv", "cudnnctl install time / uv pip install, medians (<= 0.75)", 0.75),
+                                ("pip", "cudnnctl install time / pip install, medians", None)):
+        if peer in rows:
+            ratios.append((label, m("ours") / m(peer), target))
+    if "bundle" in rows and "uv" in rows:
+        ratios.append(("cudnnctl bundle swap time / uv pip install, medians (<= 1.00)", m("bundle") / m("uv"), 1.0))
     if "usual" in rows:
         ratios.append(("cudnnctl install time / (sha256sum && unzip && cp -r)", m("ours") / m("usual"), None))
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds cudnnctl.exe for Windows x86_64 with mingw-w64, statically (one file, no DLL beside it), and the
-# release archive build-windows/cudnnctl-<version>-windows-x86_64.zip (exe, LICENSE, README, docs).
+# release archive build-windows/cudnnctl-<version>-windows-x86_64.zip (exe, LICENSE, README, docs), and its
+# Scoop and winget manifests in build-windows/manifests (scripts/release_manifests.py).
 # Third-party libraries come from Debian's packages, built once by scripts/mingw-deps.sh into a cache
 # outside the repo; a second run rebuilds only cudnnctl. Zip archives only (CUDNNCTL_TAR=OFF: Windows cuDNN
 # archives are zips; no libarchive/liblzma keeps a cold build short, see README).
@@ -41,5 +42,7 @@ mkdir -p "$stage"
 cp "$EXE" LICENSE README.md "$stage/"
 cp -r docs "$stage/docs"
 (cd "$BUILD_DIR/release" && zip -X -q -r "../$name.zip" "$name")
+# the package managers' manifests for this zip (Scoop JSON, winget YAML set), SHA-256 filled in (README, Windows)
+python3 scripts/release_manifests.py "$BUILD_DIR/$name.zip" "$version" "$BUILD_DIR/manifests"
 echo "build-windows: $EXE ($(stat -c %s "$EXE") bytes; imports: $(echo $imports))" >&2
 echo "build-windows: $BUILD_DIR/$name.zip ($(stat -c %s "$BUILD_DIR/$name.zip") bytes) in $((SECONDS - start)) s" >&2

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/app/global_options.hpp"
+#include "cudnnctl/app/path_options.hpp"
 #include "cudnnctl/app/safe_text.hpp"
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/signatures.hpp"
 
 #ifndef CUDNNCTL_VERSION
@@ -92,7 +94,7 @@ std::string command_list() {
 
 } // namespace
 
-int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty) {
+int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty, bool err_color) {
   // what the user reads passes the terminal filter; the internal child commands (__probe, __workload)
   // speak JSON lines to their parent, which parses them: they write as they are
   SafeTextStream safe_out(raw_out);
@@ -102,14 +104,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     if (args[1] == "manpage") out << generate_manpage();
     else if (args[1] == "bash-completion") out << generate_bash_completion();
     else if (args[1] == "troubleshooting") out << troubleshooting_markdown();
-    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion or troubleshooting", {}}, false, out, err);
+    else if (args[1] == "doctor-checks") out << doctor_checks_markdown();
+    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion, troubleshooting or doctor-checks", {}}, false, out, err);
     return 0;
   }
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups", "cudnnctl"};
   app.set_version_flag("--version", std::function<std::string()>(version_text));  // lazy: the catalog is parsed only when asked
   app.require_subcommand(1);
   app.allow_windows_style_options(false);  // CLI11 turns them on for Windows: there `/x` is a path, not an option
-  Io io{out, err, false, err_is_tty, {}};
+  // standard error passes the terminal filter too (names and messages can carry escapes); only the progress
+  // line writes to the terminal itself (err_raw), for its '\r' redraws and colour
+  SafeTextStream safe_err(err);
+  std::ostream& user_err = !args.empty() && args[0].starts_with("__") ? err : safe_err;  // children's stderr is read by the parent
+  Io io{out, user_err, false, err_is_tty, err_color, {}, &err};
   app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   GlobalOptions global;
   add_global_options(app, global);
@@ -121,6 +128,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     if (spec.hidden) add_child_log_option(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
+  require_non_empty_paths(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

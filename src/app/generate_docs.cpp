@@ -18,7 +18,7 @@ namespace {
 
 struct Definition {
   std::ostringstream out, err;
-  Io io{out, err, false, false, {}};
+  Io io{out, err, false, false, false, {}, nullptr};
   CLI::App app{"install NVIDIA cuDNN archives and diagnose cuDNN set-ups"};
   GlobalOptions global;
   std::vector<CLI::App*> commands;

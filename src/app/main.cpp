@@ -7,6 +7,6 @@
 #include "cudnnctl/platform/terminal.hpp"
 
 int main(int argc, char** argv) {
-  return cudnnctl::run_cli(cudnnctl::platform::utf8_arguments(argc, argv), std::cout, std::cerr,
-                           cudnnctl::platform::stderr_is_terminal());
+  const auto term = cudnnctl::platform::stderr_terminal();
+  return cudnnctl::run_cli(cudnnctl::platform::utf8_arguments(argc, argv), std::cout, std::cerr, term.live, term.color);
 }

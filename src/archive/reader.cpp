@@ -27,6 +27,12 @@ Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat forma
   return format == ArchiveFormat::zip ? list_zip(path, options) : list_tar(path, format, options);
 }
 
+Result<void> visit_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
+                           const MemberVisit& visit, const ReadOptions& options) {
+  if (format == ArchiveFormat::zip) return visit_zip_members(path, want, visit, options);
+  return visit_tar_members(path, format, want, visit, options);
+}
+
 Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                       const ExtractOptions& options) {
   if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());

@@ -68,8 +68,9 @@ Unexpected<Error> SafetyChecker::hostile(const std::string& entry, const std::st
               m_policy.archive);
 }
 
-Result<void> SafetyChecker::admit(ArchiveEntry& e) {
-  const std::string raw = e.name;
+// The name as text: no absolute path, drive, UNC, '..', stream, forbidden character or device name;
+// returns the normalised path.
+Result<std::string> SafetyChecker::admit_name(const std::string& raw) const {
   if (raw.empty()) return hostile(raw, "has an empty name");
   std::string slashed = raw;
   std::replace(slashed.begin(), slashed.end(), '\\', '/');
@@ -91,10 +92,13 @@ Result<void> SafetyChecker::admit(ArchiveEntry& e) {
     if (is_device_name(comp)) return hostile(raw, fmt::format("uses the Windows device name '{}'", comp));
     if (comp.back() == '.' || comp.back() == ' ') return hostile(raw, "has a name component ending in a dot or space (Windows drops them)");
   }
-  const std::string path = normalise_entry_path(slashed);
+  std::string path = normalise_entry_path(slashed);
   if (path.empty()) return hostile(raw, "names the archive's root itself");
-  e.name = path;
+  return path;
+}
 
+// Everything lies in the one top-level folder (the one the archive's name promises, when known).
+Result<void> SafetyChecker::admit_top(const std::string& raw, const std::string& path, const ArchiveEntry& e) {
   const std::string top = path.substr(0, path.find('/'));
   if (!m_policy.expected_top.empty()) {
     if (top != m_policy.expected_top)
@@ -105,9 +109,12 @@ Result<void> SafetyChecker::admit(ArchiveEntry& e) {
     return hostile(raw, fmt::format("lies outside the archive's top-level folder '{}/'", m_top));
   }
   if (path == top && e.type != EntryType::directory) return hostile(raw, "is a file where the top-level folder should be");
-
   if (e.type == EntryType::other) return hostile(raw, "is a device, pipe or socket, not a file, folder or link");
-  // a path cannot be both a file and a folder: writing the second would fail or follow something
+  return {};
+}
+
+// The tree stays a tree: no path both a file and a folder, no duplicate or case-folded twin, links relative.
+Result<void> SafetyChecker::admit_shape(const std::string& raw, const std::string& path, const ArchiveEntry& e) {
   for (auto slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1)) {
     const auto parent = path.substr(0, slash);
     if (m_files.count(parent)) return hostile(raw, fmt::format("lies below '{}', which is a file in this archive", parent));
@@ -132,29 +139,42 @@ Result<void> SafetyChecker::admit(ArchiveEntry& e) {
     if (t.front() == '/' || (t.size() >= 2 && t[1] == ':')) return hostile(raw, fmt::format("is a link to the absolute path '{}'", e.link_target));
     m_links.push_back(e);
   }
-  if (e.type == EntryType::file) {
-    m_files.insert(path);
-    if (e.compressed_size > 0 && e.size > (1u << 20) &&
-        static_cast<double>(e.size) / static_cast<double>(e.compressed_size) > m_policy.max_ratio)
-      return fail(ErrorCode::archive_too_large,
-                  fmt::format("refused '{}': the entry '{}' inflates {} bytes from {} (ratio {:.0f}:1): a zip bomb", m_policy.archive, raw,
-                              e.size, e.compressed_size, static_cast<double>(e.size) / static_cast<double>(e.compressed_size)),
-                  "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
-    m_total += e.size;
-    if (m_policy.archive_bytes > 0 && m_total > (1u << 20) &&
-        static_cast<double>(m_total) > static_cast<double>(m_policy.archive_bytes) * m_policy.max_ratio)
-      return fail(ErrorCode::archive_too_large,
-                  fmt::format("refused '{}': its members inflate to more than {} bytes from a {}-byte archive (over {:.0f}:1, reached "
-                              "at '{}'): a compression bomb",
-                              m_policy.archive, m_total, m_policy.archive_bytes, m_policy.max_ratio, raw),
-                  "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
-    if (m_total > m_policy.max_total_size)
-      return fail(ErrorCode::archive_too_large,
-                  fmt::format("refused '{}': its members declare more than {} bytes in total (the cap; reached at '{}')", m_policy.archive,
-                              m_policy.max_total_size, raw),
-                  "the cap is 8 GiB, or 4x the catalog size of this archive; a larger archive is not a cuDNN release", m_policy.archive);
-  }
+  if (e.type == EntryType::file) m_files.insert(path);
   return {};
+}
+
+// No member, and not the members together, inflates like a bomb or past the cap.
+Result<void> SafetyChecker::admit_size(const std::string& raw, const ArchiveEntry& e) {
+  if (e.type != EntryType::file) return {};
+  if (e.compressed_size > 0 && e.size > (1u << 20) &&
+      static_cast<double>(e.size) / static_cast<double>(e.compressed_size) > m_policy.max_ratio)
+    return fail(ErrorCode::archive_too_large,
+                fmt::format("refused '{}': the entry '{}' inflates {} bytes from {} (ratio {:.0f}:1): a zip bomb", m_policy.archive, raw,
+                            e.size, e.compressed_size, static_cast<double>(e.size) / static_cast<double>(e.compressed_size)),
+                "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
+  m_total += e.size;
+  if (m_policy.archive_bytes > 0 && m_total > (1u << 20) &&
+      static_cast<double>(m_total) > static_cast<double>(m_policy.archive_bytes) * m_policy.max_ratio)
+    return fail(ErrorCode::archive_too_large,
+                fmt::format("refused '{}': its members inflate to more than {} bytes from a {}-byte archive (over {:.0f}:1, reached "
+                            "at '{}'): a compression bomb",
+                            m_policy.archive, m_total, m_policy.archive_bytes, m_policy.max_ratio, raw),
+                "NVIDIA's archives compress at most about 10:1; download the archive again from NVIDIA", m_policy.archive);
+  if (m_total > m_policy.max_total_size)
+    return fail(ErrorCode::archive_too_large,
+                fmt::format("refused '{}': its members declare more than {} bytes in total (the cap; reached at '{}')", m_policy.archive,
+                            m_policy.max_total_size, raw),
+                "the cap is 8 GiB, or 4x the catalog size of this archive; a larger archive is not a cuDNN release", m_policy.archive);
+  return {};
+}
+
+Result<void> SafetyChecker::admit(ArchiveEntry& e) {
+  const std::string raw = e.name;
+  CUDNNCTL_TRY_ASSIGN(const std::string path, admit_name(raw));
+  e.name = path;
+  CUDNNCTL_TRY(admit_top(raw, path, e));
+  CUDNNCTL_TRY(admit_shape(raw, path, e));
+  return admit_size(raw, e);
 }
 
 Result<void> SafetyChecker::finish() {

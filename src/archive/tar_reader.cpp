@@ -180,11 +180,31 @@ Result<ArchiveListing> list_tar(const std::string& path, ArchiveFormat format, c
   return listing;
 }
 
+// The archive's bytes read so far, reported as they grow: what a tar stream's progress counts, because
+// only the compressed size (the file's) is known before the stream is read to its end.
+namespace {
+struct ReadProgress {
+  archive* a;
+  const ExtractOptions& options;
+  std::uint64_t reported = 0;
+  void update() {
+    if (!options.on_bytes) return;
+    const auto n = archive_filter_bytes(a, -1);
+    if (n <= 0 || static_cast<std::uint64_t>(n) <= reported) return;
+    options.on_bytes(static_cast<std::uint64_t>(n) - reported);
+    reported = static_cast<std::uint64_t>(n);
+  }
+};
+} // namespace
+
 Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                   const ExtractOptions& options) {
   auto a = open_tar(path, format, options.threads);  // 0 (auto): one thread, bounded memory
   if (!a) return Unexpected<Error>(a.error());
   SafetyChecker checker(options.policy);
+  ReadProgress progress{a->get(), options};
+  if (options.on_total)
+    if (auto size = platform::file_size(path)) options.on_total(*size);
   ExtractResult result;
   result.listing.format = format;
   std::vector<ArchiveEntry> deferred;  // links are made after every file, so nothing is written through one
@@ -232,7 +252,7 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
         if (auto ok = out->write(block, size); !ok) return Unexpected<Error>(ok.error());
         if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
         if (member_hash) member_hash->update(block, size);
-        if (options.on_bytes) options.on_bytes(size);
+        progress.update();
       }
       if (options.start_writeback) out->start_writeback();
       if (auto ok = out->close(); !ok) return Unexpected<Error>(ok.error());
@@ -260,6 +280,27 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
     }
   }
   return result;
+}
+
+Result<void> visit_tar_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options) {
+  auto a = open_tar(path, format, 1);
+  if (!a) return Unexpected<Error>(a.error());
+  archive_entry* ae = nullptr;
+  for (std::uint64_t i = 0;; ++i) {
+    const int r = archive_read_next_header(a->get(), &ae);
+    if (r == ARCHIVE_EOF) break;
+    if (r < ARCHIVE_WARN) return stream_error(a->get(), path, format, fmt::format("at entry #{}", i));
+    auto e = describe(ae, options, path, i);
+    if (!e) return Unexpected<Error>(e.error());
+    if (e->type != EntryType::file || !want(*e)) continue;  // the next header skips the data
+    const MemberPull pull = [&a](char* buf, std::size_t n) -> std::size_t {
+      const auto got = archive_read_data(a->get(), buf, n);
+      return got > 0 ? static_cast<std::size_t>(got) : 0;
+    };
+    if (!visit(*e, pull)) break;
+  }
+  return {};
 }
 
 } // namespace cudnnctl

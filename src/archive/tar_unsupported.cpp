@@ -25,4 +25,9 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
   return tar_not_built(path, format);
 }
 
+Result<void> visit_tar_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>&,
+                               const MemberVisit&, const ReadOptions&) {
+  return tar_not_built(path, format);
+}
+
 } // namespace cudnnctl

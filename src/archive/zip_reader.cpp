@@ -300,12 +300,21 @@ void zip_worker(const std::string& path, const std::string& staging_dir, const E
 
 } // namespace
 
+// the bytes the files' members inflate to, as the central directory declares them (checked while writing)
+static std::uint64_t inflated_total(const ArchiveListing& listing) {
+  std::uint64_t total = 0;
+  for (const auto& e : listing.entries)
+    if (e.type == EntryType::file) total += e.size;
+  return total;
+}
+
 Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
   auto listing = list_zip(path, options.read);
   if (!listing) return Unexpected<Error>(listing.error());
   if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
   // folders first, then files in parallel, then links
   if (auto ok = make_member_folders(*listing, staging_dir); !ok) return Unexpected<Error>(ok.error());
+  if (options.on_total) options.on_total(inflated_total(*listing));
   ZipJobs jobs;
   jobs.jobs = jobs_costliest_first(*listing, options);
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -327,6 +336,27 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   result.member_sha256 = std::move(jobs.hashes);
   result.listing = std::move(*listing);
   return result;
+}
+
+Result<void> visit_zip_members(const std::string& path, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options) {
+  auto listing = list_zip(path, options);
+  if (!listing) return Unexpected<Error>(listing.error());
+  auto zip = open_zip(path);
+  if (!zip) return Unexpected<Error>(zip.error());
+  for (const auto& e : listing->entries) {
+    if (e.type != EntryType::file || !want(e)) continue;
+    std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> file(zip_fopen_index(zip->get(), e.index, 0), &zip_fclose);
+    if (!file)
+      return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the member '{}' cannot be opened", path, e.name),
+                  "download the archive again from NVIDIA", path);
+    const MemberPull pull = [&file](char* buf, std::size_t n) -> std::size_t {
+      const zip_int64_t got = zip_fread(file.get(), buf, n);
+      return got > 0 ? static_cast<std::size_t>(got) : 0;
+    };
+    if (!visit(e, pull)) break;
+  }
+  return {};
 }
 
 } // namespace cudnnctl

@@ -34,9 +34,12 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::archive_layout: return "archive.layout";
   case ErrorCode::archive_too_large: return "archive.too-large";
   case ErrorCode::incompatible: return "install.incompatible";
+  case ErrorCode::host_too_old: return "install.host-too-old";
   case ErrorCode::input_invalid: return "input.invalid";
   case ErrorCode::path_not_effective: return "path.not-effective";
   case ErrorCode::bundle_refused: return "bundle.refused";
+  case ErrorCode::unsafe_state: return "state.unsafe";
+  case ErrorCode::interrupted: return "interrupted";
   }
   return "internal";
 }
@@ -68,10 +71,13 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::archive_encoding:
   case ErrorCode::archive_layout:
   case ErrorCode::archive_too_large: return ExitCode::bad_archive;
-  case ErrorCode::incompatible: return ExitCode::incompatible;
+  case ErrorCode::incompatible:
+  case ErrorCode::host_too_old: return ExitCode::incompatible;
   case ErrorCode::input_invalid: return ExitCode::usage;
   case ErrorCode::path_not_effective: return ExitCode::not_effective;
   case ErrorCode::bundle_refused: return ExitCode::bundle_refused;
+  case ErrorCode::unsafe_state: return ExitCode::unsafe_state;
+  case ErrorCode::interrupted: return ExitCode::interrupted;
   }
   return ExitCode::failure;
 }

@@ -1,5 +1,6 @@
 #include "cudnnctl/base/strings.hpp"
 
+#include <charconv>
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -82,6 +83,16 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view s) {
     return bad;
   return {cp, len};
 }
+
+std::optional<std::uint32_t> parse_uint(std::string_view s) {
+  std::uint32_t v = 0;
+  if (s.empty() || !all_digits(s)) return std::nullopt;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::uint32_t parse_uint_or(std::string_view s, std::uint32_t fallback) { return parse_uint(s).value_or(fallback); }
 
 std::string terminal_safe(std::string_view s) {
   std::string out;

@@ -10,11 +10,7 @@ namespace cudnnctl {
 
 namespace {
 
-std::string platform_for(const platform::HostPlatform& host) {
-  if (host.os == Os::windows) return host.arch == Arch::arm64 ? "windows-arm64" : "windows-x86_64";
-  if (host.os == Os::macos) return "osx-x86_64";
-  return fmt::format("linux-{}", to_string(host.arch));
-}
+std::string platform_for(const platform::HostPlatform& host) { return archive_platform_name(host.os, host.arch); }
 
 std::string describe_platform(Os os, Arch arch) {
   if (arch == Arch::aarch64) return "Jetson (Tegra) ARM64 Linux";

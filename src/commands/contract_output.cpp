@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/strings.hpp"
 
 namespace cudnnctl {

@@ -11,11 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/env/reg_export.hpp"
@@ -30,6 +33,10 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<DoctorOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to diagnose (default: found from the environment)");
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
+  auto layer = sub.get_option("--layer");
+  sub.add_option("--check", opts->only_checks, "Run only this check and what it needs (repeatable; ids: --list-checks)")->excludes(layer);
+  auto list_checks = std::make_shared<bool>(false);
+  sub.add_flag("--list-checks", *list_checks, "List every check (id, layer, what it checks) and exit");
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.doctor/1)");
   auto catalog = std::make_shared<std::string>();
@@ -47,7 +54,15 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, catalog, path_value, path_value_given, path_files](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks](Io& io) -> Result<ExitCode> {
+    if (*list_checks) {
+      io.out << (io.json ? json_text(doctor_checks_json()) + "\n" : doctor_checks_text());
+      return ExitCode::ok;
+    }
+    for (const auto& id : opts->only_checks)
+      if (!find_check(id))
+        return fail(ErrorCode::usage, fmt::format("--check '{}' is not a check of the doctor", id),
+                    "cudnnctl doctor --list-checks lists every check id");
     opts->self_exe = platform::self_executable();
     Catalog catalog_storage;
     auto selected = select_catalog(*catalog, catalog_storage);

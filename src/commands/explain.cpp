@@ -1,6 +1,8 @@
 // cudnnctl explain [FILE|-]: names the cuDNN/CUDA loading messages of a log through the doctor's signatures.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <ostream>
 
@@ -8,8 +10,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/explain.hpp"
+#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
@@ -21,39 +28,73 @@ constexpr std::size_t k_max_input = 64u << 20;
 
 struct ExplainOptions {
   std::string input = "-";
+  std::string cuda_path;  // --cuda-path: the fix lines' commands name this toolkit
 };
 
-struct Input {
-  std::string text;
-  bool truncated = false;
+// A fix line whose cudnnctl commands name the toolkit given with --cuda-path, so it runs as printed.
+std::string fix_text(const Signature& s, const std::string& cuda_path) {
+  return cuda_path.empty() ? std::string(s.fix) : with_toolkit_named(s.fix, cuda_path);
+}
+
+// The log is read as a stream, one line at a time, so memory does not grow with its size: of each line the
+// first k_keep bytes are kept (explain_line looks at 4096), the rest skipped.
+constexpr std::size_t k_keep = 4097;
+
+struct Scan {
+  std::uint64_t bytes = 0;  // bytes of the lines read
+  bool truncated = false;   // stopped at k_max_input
 };
 
-Input read_bounded(std::istream& in) {
-  Input r;
-  r.text.resize(k_max_input + 1);
-  in.read(r.text.data(), static_cast<std::streamsize>(r.text.size()));
-  r.text.resize(static_cast<std::size_t>(in.gcount()));
-  if (r.text.size() > k_max_input) {
-    r.text.resize(k_max_input);
-    r.text.resize(r.text.rfind('\n') == std::string::npos ? r.text.size() : r.text.rfind('\n'));
-    r.truncated = true;
+// Calls on_line(line, line_no) for every line of `in` (the last one may lack its newline). Stops after
+// k_max_input bytes: the line cut there is dropped, as a cut standard input always was.
+template <class F>
+Scan scan_lines(std::istream& in, F&& on_line) {
+  Scan r;
+  std::string line;
+  std::size_t line_no = 0;
+  std::uint64_t total = 0;
+  std::vector<char> buf(1 << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    for (std::size_t i = 0; i < got; ++i) {
+      if (total == k_max_input) {
+        r.truncated = true;
+        return r;
+      }
+      ++total;
+      if (buf[i] != '\n') {
+        if (line.size() < k_keep) line += buf[i];
+        continue;
+      }
+      on_line(std::string_view(line), ++line_no);
+      r.bytes = total;
+      line.clear();
+    }
   }
+  if (total > r.bytes) on_line(std::string_view(line), ++line_no), r.bytes = total;
   return r;
 }
 
-// A file goes through the one hostile-input-safe reader (a FIFO, a device or a folder is refused without
+// A file goes through the same checks as every input file (a FIFO, a device or a folder is refused without
 // blocking on it; a file over the cap is refused, not cut); standard input is read up to the cap.
-Result<Input> read_input(const std::string& name) {
-  if (name == "-") return read_bounded(std::cin);
-  auto text = platform::read_input_file(name, "the log", k_max_input);
-  if (!text) {
-    auto e = text.error();
+Result<std::unique_ptr<std::istream>> open_input(const std::string& name) {
+  if (name == "-") return std::unique_ptr<std::istream>();
+  auto checked = platform::require_regular_file(name, "the log");
+  std::error_code ec;
+  const auto size = checked ? std::filesystem::file_size(path_from_utf8(name), ec) : 0;
+  if (checked && !ec && size > k_max_input)
+    checked = fail(ErrorCode::input_invalid, fmt::format("the log '{}' is {}, more than the {} cudnnctl reads", name, human_size(size), human_size(k_max_input)), "", name);
+  if (!checked) {
+    auto e = checked.error();
     if (e.code == ErrorCode::input_invalid)
       e.hint = "explain reads a regular file of at most 64 MiB, or standard input (cudnnctl explain - < log; a pipe or a larger log: "
                "tail -c 60M log | cudnnctl explain -)";
     return Unexpected<Error>(std::move(e));
   }
-  return Input{std::move(*text), false};
+  auto in = std::make_unique<std::ifstream>(path_from_utf8(name), std::ios::binary);
+  if (!*in) return fail(ErrorCode::io, fmt::format("cannot read the log '{}'", name), "check the file's permissions", name);
+  return std::unique_ptr<std::istream>(std::move(in));
 }
 
 std::string also_text(const ExplainMatch& m) {
@@ -62,20 +103,49 @@ std::string also_text(const ExplainMatch& m) {
   return out;
 }
 
-nlohmann::json match_json(const ExplainMatch& m) {
+nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path) {
   nlohmann::json also = nlohmann::json::array();
   for (const auto* s : m.also) also.push_back(s->id);
   return {{"line", m.line},          {"text", m.text},           {"signature", m.signature->id},
           {"title", m.signature->title}, {"layer", m.signature->layer}, {"check", m.signature->check},
-          {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", m.signature->fix},
+          {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", fix_text(*m.signature, cuda_path)},
           {"detail", m.detail},       {"also", also}};
 }
 
-std::string lines_text(const std::vector<std::size_t>& lines) {
+std::string lines_text(const std::vector<std::size_t>& lines, std::size_t total) {
   std::string out;
-  const std::size_t shown = std::min<std::size_t>(lines.size(), 8);
-  for (std::size_t i = 0; i < shown; ++i) out += fmt::format("{}{}", i ? ", " : "", lines[i]);
-  if (lines.size() > shown) out += fmt::format(" and {} more", lines.size() - shown);
+  for (std::size_t i = 0; i < lines.size(); ++i) out += fmt::format("{}{}", i ? ", " : "", lines[i]);
+  if (total > lines.size()) out += fmt::format(" and {} more", total - lines.size());
+  return out;
+}
+
+// One text block per signature (first seen first): its first match, the first 8 line numbers and the count.
+struct Group {
+  ExplainMatch first;
+  std::vector<std::size_t> lines;
+  std::size_t count = 0;
+};
+
+void print_groups(std::ostream& out, const std::vector<Group>& groups, const std::string& cuda_path) {
+  for (const auto& g : groups) {
+    const auto* s = g.first.signature;
+    out << fmt::format("{} {}: {}\n", g.count == 1 ? "line" : "lines", lines_text(g.lines, g.count), g.first.text);
+    out << fmt::format("  {}: {} ({})\n", s->harmless ? "harmless" : "problem", s->title, s->id);
+    if (!g.first.detail.empty()) out << fmt::format("  says: {}\n", g.first.detail);
+    out << fmt::format("  cause: {}\n", s->cause);
+    out << fmt::format("  fix: {}\n", fix_text(*s, cuda_path));
+    if (!g.first.also.empty()) out << fmt::format("  can also be: {}\n", also_text(g.first));
+    out << "\n";
+  }
+}
+
+// "  " + each line of a match's JSON indented once more: the document reads as one json_text() of it would.
+std::string indented(const std::string& text) {
+  std::string out = "    ";
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
   return out;
 }
 
@@ -85,55 +155,46 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<ExplainOptions>();
   sub.add_option("input", opts->input, "The log to read: a file, or - for standard input (default)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.explain/1) with every match and its line");
+  sub.add_option("--cuda-path", opts->cuda_path, "The toolkit the fix lines' cudnnctl commands should name (they then run as printed)")
+      ->type_name("DIR");
   return [opts](Io& io) -> Result<ExitCode> {
-    auto input = read_input(opts->input);
-    if (!input) return Unexpected<Error>(input.error());
-    if (input->truncated) io.warn(fmt::format("read only the first {} MiB of {}", k_max_input >> 20, opts->input == "-" ? "standard input" : opts->input));
-    const auto matches = explain_text(input->text);
-    std::size_t harmless = 0;
-    for (const auto& m : matches) harmless += m.signature->harmless ? 1 : 0;
-    const std::size_t actionable = matches.size() - harmless;
+    auto file = open_input(opts->input);
+    if (!file) return Unexpected<Error>(file.error());
+    std::istream& in = *file ? **file : std::cin;
+    std::size_t matches = 0, harmless = 0;
+    std::vector<Group> groups;
+    if (io.json)
+      io.out << "{\n  \"ok\": true,\n  \"schema\": \"cudnnctl.explain/1\",\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
+    // Matches are written as they are found (JSON) or grouped by signature (text): nothing grows with the log.
+    const auto scan = scan_lines(in, [&](std::string_view line, std::size_t line_no) {
+      for (auto& m : explain_line(line, line_no)) {
+        harmless += m.signature->harmless ? 1 : 0;
+        if (io.json) {
+          io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m, opts->cuda_path)));
+        } else {
+          auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.first.signature == m.signature; });
+          if (g == groups.end()) g = groups.insert(groups.end(), Group{m, {}, 0});
+          if (g->lines.size() < 8) g->lines.push_back(m.line);
+          ++g->count;
+        }
+        ++matches;
+      }
+    });
+    if (scan.truncated) io.warn(fmt::format("read only the first {} MiB of {}", k_max_input >> 20, opts->input == "-" ? "standard input" : opts->input));
+    const std::size_t actionable = matches - harmless;
     const auto code = actionable ? ExitCode::doctor_failed : ExitCode::ok;
-
     if (io.json) {
-      nlohmann::json list = nlohmann::json::array();
-      for (const auto& m : matches) list.push_back(match_json(m));
-      nlohmann::json doc{{"ok", true},
-                         {"schema", "cudnnctl.explain/1"},
-                         {"source", opts->input},
-                         {"bytes_read", input->text.size()},
-                         {"truncated", input->truncated},
-                         {"matches", list},
-                         {"harmless", harmless},
-                         {"actionable", actionable},
-                         {"warnings", io.warnings}};
-      io.out << doc.dump(2) << "\n";
+      const nlohmann::json tail{{"bytes_read", scan.bytes}, {"truncated", scan.truncated}, {"harmless", harmless},
+                                {"actionable", actionable}, {"warnings", io.warnings}};
+      auto rest = json_text(tail);  // "{\n  ...\n}": its members follow the matches
+      io.out << (matches ? "\n  ],\n" : "],\n") << rest.substr(2) << "\n";
       return code;
     }
-    // One block per signature (first seen first), with every line that showed it.
-    std::vector<const Signature*> order;
-    std::map<const Signature*, std::vector<const ExplainMatch*>> by_sig;
-    for (const auto& m : matches) {
-      if (!by_sig.contains(m.signature)) order.push_back(m.signature);
-      by_sig[m.signature].push_back(&m);
-    }
-    for (const auto* s : order) {
-      const auto& list = by_sig[s];
-      std::vector<std::size_t> lines;
-      for (const auto* m : list) lines.push_back(m->line);
-      const auto& first = *list.front();
-      io.out << fmt::format("{} {}: {}\n", lines.size() == 1 ? "line" : "lines", lines_text(lines), first.text);
-      io.out << fmt::format("  {}: {} ({})\n", s->harmless ? "harmless" : "problem", s->title, s->id);
-      if (!first.detail.empty()) io.out << fmt::format("  says: {}\n", first.detail);
-      io.out << fmt::format("  cause: {}\n", s->cause);
-      io.out << fmt::format("  fix: {}\n", s->fix);
-      if (!first.also.empty()) io.out << fmt::format("  can also be: {}\n", also_text(first));
-      io.out << "\n";
-    }
-    if (matches.empty())
+    print_groups(io.out, groups, opts->cuda_path);
+    if (matches == 0)
       io.out << "no cuDNN or CUDA loading message found that cudnnctl knows (docs/troubleshooting.md lists them)\n";
     else
-      io.out << fmt::format("{} message{} named: {} harmless, {} to fix\n", matches.size(), matches.size() == 1 ? "" : "s", harmless, actionable);
+      io.out << fmt::format("{} message{} named: {} harmless, {} to fix\n", matches, matches == 1 ? "" : "s", harmless, actionable);
     return code;
   };
 }

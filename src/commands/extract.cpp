@@ -44,9 +44,11 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
     if (p.name) eo.policy.expected_top = p.name->top_folder();
     Result<FolderExtraction> extracted = Unexpected<Error>(Error{});
     {
-      ProgressLine progress(io, "verifying and extracting", 0);
-      if (progress.enabled()) eo.on_bytes = [&](std::uint64_t n) { progress.add(n); };
+      ProgressLine progress(io, "extracting");
+      eo.on_total = progress.total_setter();
+      eo.on_bytes = progress.adder();
       extracted = extract_to_new_folder(p.path, p.format, p.expected, opts->archive.allow_unverified, opts->to, eo);
+      if (extracted) progress.finish();
     }
     if (!extracted) return Unexpected<Error>(extracted.error());
     const auto& dest = extracted->folder;

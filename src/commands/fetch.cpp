@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
@@ -24,17 +25,20 @@ struct FetchOptions {
 
 std::string host_platform_name(Os os) {
   const auto host = platform::detect_host();
-  if (os == Os::windows) return host.arch == Arch::arm64 ? "windows-arm64" : "windows-x86_64";
-  return fmt::format("linux-{}", to_string(host.os == Os::linux_os ? host.arch : Arch::x86_64));
+  // another OS's archive is for its usual architecture: x86_64 (Windows on ARM64 only from an ARM64 host)
+  if (os == Os::windows) return archive_platform_name(os, host.arch == Arch::arm64 ? Arch::arm64 : Arch::x86_64);
+  return archive_platform_name(os, host.os == Os::linux_os ? host.arch : Arch::x86_64);
 }
 
 Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io) {
   auto catalog = catalogs.get();
   if (!catalog) return Unexpected<Error>(catalog.error());
   if (req.cache_dir.empty()) req.cache_dir = default_cache_dir();
-  ProgressLine progress(io, "downloading", 0);
-  if (progress.enabled()) req.progress = [&](std::uint64_t done, std::uint64_t total) { progress.set(done, total); };
-  return fetch_archive(**catalog, req);
+  ProgressLine progress(io, "downloading");
+  req.progress = progress.setter();
+  auto fetched = fetch_archive(**catalog, req);
+  if (fetched && fetched->downloaded) progress.finish();
+  return fetched;
 }
 
 CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {

@@ -1,14 +1,20 @@
-// cudnnctl inspect <archive>: the file name read as a version contract.
+// cudnnctl inspect <archive>: the file name read as a version contract; when the file exists, also the
+// glibc / libstdc++ floor of its Linux libraries (read from their ELF headers). Known-bad releases warn.
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/catalog/version_contract.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/contract_output.hpp"
+#include "cudnnctl/commands/floor_output.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/platform/host.hpp"
 
@@ -19,6 +25,20 @@ struct InspectOptions {
   std::string archive;
   std::string catalog;
 };
+
+struct ArchiveFloor {
+  LibraryFloorReport report;
+  HostSymbolVersions host;
+};
+
+// The floor of the archive's libraries, when the archive is a file here (a bare name reads as a contract only).
+Result<std::optional<ArchiveFloor>> floor_of_file(const std::string& path, const ArchiveName& name) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(path), ec)) return std::optional<ArchiveFloor>{};
+  CUDNNCTL_TRY(check_is_archive(path, name.format));
+  CUDNNCTL_TRY_ASSIGN(auto report, archive_library_floor(path, name.format));
+  return std::optional<ArchiveFloor>(ArchiveFloor{std::move(report), detect_host_symbol_versions()});
+}
 } // namespace
 
 CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
@@ -34,13 +54,20 @@ CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
     if (!name) return Unexpected<Error>(name.error());
     for (const auto& w : name->warnings) io.warn(w);
     const auto contract = make_contract(*name, **catalog, platform::detect_host());
+    const auto advisories = advisories_for(name->version, builtin_advisories());
+    for (const auto& a : advisories) io.warn(advisory_warning(name->version, a));
+    auto floor = floor_of_file(opts->archive, *name);
+    if (!floor) return Unexpected<Error>(floor.error());
     if (io.json) {
       auto j = contract_to_json(contract);
       j["ok"] = true;
+      j["advisories"] = advisories_to_json(advisories);
+      j["library_floor"] = *floor ? floor_to_json((*floor)->report, (*floor)->host) : nlohmann::json(nullptr);
       j["warnings"] = io.warnings;
       io.out << json_text(j) << "\n";
     } else {
       print_contract(io.out, contract);
+      if (*floor) print_floor(io.out, (*floor)->report, (*floor)->host);
     }
     return ExitCode::ok;
   };

@@ -16,7 +16,11 @@
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/archive/sniff.hpp"
+#include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/install/library_floor.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -81,6 +85,20 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
   opts.archive.archive = fetched->path;
   return {};
+}
+
+// Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
+// must fit this host (install.host-too-old otherwise; --force installs anyway, with a warning), judged on the
+// staged libraries once the hash has matched (no second pass over the archive).
+void host_gate(const PreparedArchive& p, bool force, Io& io, InstallRequest& req) {
+  for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
+  if (p.name->os != Os::linux_os || platform::detect_host().os != Os::linux_os) return;
+  req.check_staged_libraries = [archive = p.path, force, &io](const std::string& dir) -> Result<void> {
+    auto fits = check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive);
+    if (fits || !force) return fits;
+    io.warn(fits.error().message + " (installing anyway: --force)");
+    return {};
+  };
 }
 
 InstallRequest install_request(const PreparedArchive& p, const Toolkit& toolkit, const Catalog& catalog, const InstallCommandOptions& opts) {
@@ -153,7 +171,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
-  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit");
+  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, or its libraries need a newer glibc / libstdc++ than this host has");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
@@ -172,12 +190,15 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
     auto req = install_request(p, *toolkit, **catalog, *opts);
+    host_gate(p, opts->force, io, req);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
     {
-      ProgressLine progress(io, "installing", 0);
-      if (progress.enabled()) req.on_bytes = [&](std::uint64_t n) { progress.add(n); };
+      ProgressLine progress(io, "installing");
+      req.on_total = progress.total_setter();
+      req.on_bytes = progress.adder();
       outcome = install_archive(req, *fs);
+      if (outcome && !outcome->dry_run && outcome->changed) progress.finish();
     }
     if (!outcome) return Unexpected<Error>(outcome.error());
     if (!outcome->recovered.empty()) io.warn(outcome->recovered);

@@ -9,6 +9,12 @@
 
 namespace cudnnctl {
 
+std::ostream& Io::progress_stream() {
+  if (!err_raw) return err;
+  err.flush();
+  return *err_raw;
+}
+
 void Io::warn(const std::string& text) {
   warnings.push_back(text);
   if (!json) err << "warning: " << terminal_safe(text) << "\n";

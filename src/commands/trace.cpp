@@ -9,7 +9,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
 #include "cudnnctl/trace/library_facts.hpp"
@@ -59,7 +63,9 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     platform::ProcessEnvironment env;
     const auto report = build_trace_report(parse_trace_events(run->events), real_trace_seams(env), opts->want);
     const TraceRunInfo info{opts->command, run->exit_code, run->signal};
-    const auto text = opts->json ? trace_json(report, info).dump(2) + "\n" : trace_text(report, info);
+    // JSON through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the command's
+    // exit code); text with control characters escaped, to standard error and to --output alike.
+    const auto text = opts->json ? json_text(trace_json(report, info)) + "\n" : terminal_safe(trace_text(report, info));
     if (opts->output.empty()) io.err << text;
     else if (auto ok = write_file(opts->output, text); !ok) return Unexpected<Error>(ok.error());
     if (!opts->html.empty())

@@ -38,9 +38,10 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
       return Unexpected<Error>(judge_hash(p.path, *size, "(not computed)", p.expected, false).error());
     std::string actual;
     {
-      ProgressLine progress(io, "hashing", *size);
-      auto hash = sha256_file(p.path, [&](std::uint64_t done, std::uint64_t total) { progress.set(done, total); });
+      ProgressLine progress(io, "verifying", *size);
+      auto hash = sha256_file(p.path, progress.setter());
       if (!hash) return Unexpected<Error>(hash.error());
+      progress.finish();
       actual = *hash;
     }
     auto outcome = judge_hash(p.path, *size, actual, p.expected, opts->archive.allow_unverified);

@@ -109,11 +109,9 @@ std::optional<std::string> parse_cuda_variant(std::string_view s) {
   return std::string(s);
 }
 
-Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, ArchiveName out, bool& seed_spelling) {
-  // stem: cudnn-<platform>-<A.B.C.D>_cuda<X[.Y]>-archive
-  std::string_view rest = stem.substr(std::string_view("cudnn-").size());
-  rest = rest.substr(0, rest.size() - std::string_view("-archive").size());
-
+// The platform token at the start of `rest` (advanced past it and its '-'); the seed article's
+// x86-64 spelling is taken and flagged.
+Result<const PlatformToken*> parse_modern_platform(std::string_view name, std::string_view& rest, bool& seed_spelling) {
   const PlatformToken* platform = nullptr;
   for (const auto& p : k_modern_platforms) {
     if (starts_with(rest, p.token) && rest.size() > p.token.size() && rest[p.token.size()] == '-' &&
@@ -143,6 +141,39 @@ Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, A
     rest = rest.substr(platform->token.size());
   }
   rest = rest.substr(1);  // the '-' after the platform
+  return platform;
+}
+
+// The naming era from the version, and the warnings for a CUDA variant NVIDIA never published in it.
+Result<void> assign_modern_era(std::string_view name, ArchiveName& out) {
+  const auto& v = out.version;
+  const auto& variant = out.cuda_variant;
+  const bool major_minor = variant.find('.') != std::string::npos;
+  if (v.major() < 8 || (v.major() == 8 && v.minor() < 3))
+    return malformed(name, fmt::format("version {} predates this naming (the '-archive' names start with cuDNN 8.3; "
+                                       "older releases are named like cudnn-11.2-linux-x64-v8.1.1.33.tgz)",
+                                       v.to_string()));
+  if (v.major() == 8 && v.minor() <= 4) {
+    out.era = NamingEra::cuda_major_minor;
+    if (!major_minor)
+      out.warnings.push_back(fmt::format("NVIDIA's {} archives carry the CUDA major.minor (e.g. _cuda11.5); '_cuda{}' "
+                                         "was never published for this release",
+                                         v.release_label(), variant));
+  } else {
+    out.era = (v.major() == 8 && v.minor() <= 7) ? NamingEra::cuda_major : NamingEra::redist_v2;
+    if (major_minor && out.platform != "windows-arm64")
+      out.warnings.push_back(fmt::format("since cuDNN 8.5 NVIDIA names carry only the CUDA major (_cuda{}); "
+                                         "'_cuda{}' is unusual",
+                                         variant.substr(0, variant.find('.')), variant));
+  }
+  return {};
+}
+
+Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, ArchiveName out, bool& seed_spelling) {
+  // stem: cudnn-<platform>-<A.B.C.D>_cuda<X[.Y]>-archive
+  std::string_view rest = stem.substr(std::string_view("cudnn-").size());
+  rest = rest.substr(0, rest.size() - std::string_view("-archive").size());
+  CUDNNCTL_TRY_ASSIGN(const PlatformToken* const platform, parse_modern_platform(name, rest, seed_spelling));
 
   auto cuda_pos = rest.find("_cuda");
   std::size_t marker = 5;
@@ -175,25 +206,7 @@ Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, A
   out.arch = platform->arch;
   out.version = *version;
   out.cuda_variant = *variant;
-  const auto& v = *version;
-  const bool major_minor = variant->find('.') != std::string::npos;
-  if (v.major() < 8 || (v.major() == 8 && v.minor() < 3))
-    return malformed(name, fmt::format("version {} predates this naming (the '-archive' names start with cuDNN 8.3; "
-                                       "older releases are named like cudnn-11.2-linux-x64-v8.1.1.33.tgz)",
-                                       v.to_string()));
-  if (v.major() == 8 && v.minor() <= 4) {
-    out.era = NamingEra::cuda_major_minor;
-    if (!major_minor)
-      out.warnings.push_back(fmt::format("NVIDIA's {} archives carry the CUDA major.minor (e.g. _cuda11.5); '_cuda{}' "
-                                         "was never published for this release",
-                                         v.release_label(), *variant));
-  } else {
-    out.era = (v.major() == 8 && v.minor() <= 7) ? NamingEra::cuda_major : NamingEra::redist_v2;
-    if (major_minor && out.platform != "windows-arm64")
-      out.warnings.push_back(fmt::format("since cuDNN 8.5 NVIDIA names carry only the CUDA major (_cuda{}); "
-                                         "'_cuda{}' is unusual",
-                                         variant->substr(0, variant->find('.')), *variant));
-  }
+  CUDNNCTL_TRY(assign_modern_era(name, out));
   return out;
 }
 
@@ -286,13 +299,23 @@ std::string ArchiveName::top_folder() const {
 
 std::string ArchiveName::cuda_major() const { return cuda_variant.substr(0, cuda_variant.find('.')); }
 
+std::string archive_platform_name(Os os, Arch arch) {
+  for (const auto& p : k_modern_platforms)
+    if (p.os == os && p.arch == arch) return std::string(p.platform);
+  if (os == Os::windows) return arch == Arch::arm64 ? "windows-arm64" : "windows-x86_64";
+  return fmt::format("{}-{}", os == Os::macos ? "osx" : "linux", to_string(arch));
+}
+
 std::string canonical_name(const ArchiveName& n) {
   if (n.era == NamingEra::legacy)
     return fmt::format("cudnn-{}-{}-v{}.{}", n.cuda_variant, n.platform_token, n.version.to_string(), to_string(n.format));
   return fmt::format("cudnn-{}-{}_cuda{}-archive.{}", n.platform, n.version.to_string(), n.cuda_variant, to_string(n.format));
 }
 
-Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
+namespace {
+
+// A name at all, of a sane length, in characters a cuDNN archive name can have.
+Result<std::string_view> checked_file_name(std::string_view path_or_name) {
   std::string_view name = base_name(path_or_name);
   if (name.empty())
     return fail(ErrorCode::name_empty,
@@ -302,28 +325,31 @@ Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
     return fail(ErrorCode::name_too_long,
                 fmt::format("the file name is {} bytes long; cuDNN archive names are well under {}", name.size(), k_max_name),
                 std::string(archive_name_help()), std::string(name.substr(0, 64)) + "...");
-  if (auto ok = check_characters(name); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_characters(name));
+  return name;
+}
 
-  ArchiveName out;
-  out.given = std::string(name);
+// The name without what a browser or wget adds: a URL query, a duplicate-download suffix " (1)".
+std::string without_download_noise(std::string_view name, std::vector<std::string>& warnings) {
   std::string cleaned(name);
-  // a browser or wget may keep the download URL's query string
   if (const auto q = cleaned.find('?'); q != std::string::npos) {
-    out.warnings.push_back(fmt::format("ignored the URL query '{}' at the end of the name", cleaned.substr(q)));
+    warnings.push_back(fmt::format("ignored the URL query '{}' at the end of the name", cleaned.substr(q)));
     cleaned.erase(q);
   }
-  // a browser's duplicate-download suffix: "name (1).zip"
   for (std::string_view ext : {".tar.xz", ".zip", ".tgz"}) {
     if (!ends_with(cleaned, ext)) continue;
     std::string stem = cleaned.substr(0, cleaned.size() - ext.size());
     const auto open = stem.rfind(" (");
     if (open != std::string::npos && stem.back() == ')' && all_digits(std::string_view(stem).substr(open + 2, stem.size() - open - 3))) {
-      out.warnings.push_back(fmt::format("ignored the duplicate-download suffix '{}' in the name", stem.substr(open)));
+      warnings.push_back(fmt::format("ignored the duplicate-download suffix '{}' in the name", stem.substr(open)));
       cleaned = stem.substr(0, open) + std::string(ext);
     }
   }
-  const std::string_view n = cleaned;
+  return cleaned;
+}
 
+// Sibling products (samples, Graph-JIT), names that are not cuDNN's, and installers are refused by name.
+Result<void> refuse_other_products(std::string_view name, std::string_view n) {
   if (starts_with(n, "cudnn_samples-") || starts_with(n, "cudnn_jit-") || starts_with(n, "cudnn_")) {
     const auto product = n.substr(0, n.find('-'));
     std::string what = product == "cudnn_samples" ? "NVIDIA's cuDNN samples archive (source code of the examples), not the library"
@@ -346,19 +372,45 @@ Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
                   "install it with the system's package manager, or download the redistributable archive "
                   "(cudnn-<platform>-<A.B.C.D>_cuda<X>-archive.<zip|tar.xz>) for cudnnctl",
                   std::string(name));
+  return {};
+}
 
-  std::string_view stem;
-  if (ends_with(n, ".tar.xz")) { out.format = ArchiveFormat::tar_xz; stem = n.substr(0, n.size() - 7); }
-  else if (ends_with(n, ".zip")) { out.format = ArchiveFormat::zip; stem = n.substr(0, n.size() - 4); }
-  else if (ends_with(n, ".tgz")) { out.format = ArchiveFormat::tgz; stem = n.substr(0, n.size() - 4); }
-  else {
-    const auto dot = n.find('.', n.rfind('-') == std::string_view::npos ? 0 : n.rfind('-'));
-    return fail(ErrorCode::name_bad_extension,
-                fmt::format("'{}' does not end in .zip, .tar.xz or .tgz{}", name,
-                            dot == std::string_view::npos ? std::string(" (it has no extension: truncated?)")
-                                                          : fmt::format(" (it ends in '{}')", n.substr(dot))),
-                std::string(archive_name_help()), std::string(name));
-  }
+// The archive format from the extension, and the stem before it.
+Result<std::string_view> split_extension(std::string_view name, std::string_view n, ArchiveFormat& format) {
+  if (ends_with(n, ".tar.xz")) { format = ArchiveFormat::tar_xz; return n.substr(0, n.size() - 7); }
+  if (ends_with(n, ".zip")) { format = ArchiveFormat::zip; return n.substr(0, n.size() - 4); }
+  if (ends_with(n, ".tgz")) { format = ArchiveFormat::tgz; return n.substr(0, n.size() - 4); }
+  const auto dot = n.find('.', n.rfind('-') == std::string_view::npos ? 0 : n.rfind('-'));
+  return fail(ErrorCode::name_bad_extension,
+              fmt::format("'{}' does not end in .zip, .tar.xz or .tgz{}", name,
+                          dot == std::string_view::npos ? std::string(" (it has no extension: truncated?)")
+                                                        : fmt::format(" (it ends in '{}')", n.substr(dot))),
+              std::string(archive_name_help()), std::string(name));
+}
+
+// Windows archives are zips; Linux ones .tar.xz (.tgz in the legacy era).
+Result<void> check_extension_fits(std::string_view name, const ArchiveName& a) {
+  const bool windows = a.os == Os::windows;
+  const bool is_zip = a.format == ArchiveFormat::zip;
+  const bool wrong_linux_ext = !windows && ((a.era == NamingEra::legacy) != (a.format == ArchiveFormat::tgz));
+  if (windows == is_zip && !wrong_linux_ext) return {};
+  const std::string_view expected = windows ? "zip" : (a.era == NamingEra::legacy ? "tgz" : "tar.xz");
+  return fail(ErrorCode::name_bad_extension,
+              fmt::format("'{}' is a {} archive name with a .{} extension; NVIDIA ships these as .{}", name, a.platform, to_string(a.format),
+                          expected),
+              "the name must say what the file is: use the archive exactly as NVIDIA published it", std::string(name));
+}
+
+} // namespace
+
+Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
+  CUDNNCTL_TRY_ASSIGN(const std::string_view name, checked_file_name(path_or_name));
+  ArchiveName out;
+  out.given = std::string(name);
+  const std::string cleaned = without_download_noise(name, out.warnings);
+  const std::string_view n = cleaned;
+  CUDNNCTL_TRY(refuse_other_products(name, n));
+  CUDNNCTL_TRY_ASSIGN(const std::string_view stem, split_extension(name, n, out.format));
 
   Result<ArchiveName> parsed = Unexpected<Error>(Error{});
   bool seed_spelling = false;
@@ -370,24 +422,12 @@ Result<ArchiveName> parse_archive_name(std::string_view path_or_name) {
     return malformed(name, "it has neither the '-archive' ending of cuDNN 8.3+ names nor the CUDA version of legacy names");
   }
   if (!parsed) return parsed;
-
-  ArchiveName& a = *parsed;
-  const bool windows = a.os == Os::windows;
-  const bool want_zip = windows;
-  const bool is_zip = a.format == ArchiveFormat::zip;
-  const bool wrong_linux_ext = !windows && ((a.era == NamingEra::legacy) != (a.format == ArchiveFormat::tgz));
-  if (want_zip != is_zip || wrong_linux_ext) {
-    const std::string_view expected = windows ? "zip" : (a.era == NamingEra::legacy ? "tgz" : "tar.xz");
-    return fail(ErrorCode::name_bad_extension,
-                fmt::format("'{}' is a {} archive name with a .{} extension; NVIDIA ships these as .{}", name, a.platform,
-                            to_string(a.format), expected),
-                "the name must say what the file is: use the archive exactly as NVIDIA published it", std::string(name));
-  }
-  a.canonical = canonical_name(a);
+  CUDNNCTL_TRY(check_extension_fits(name, *parsed));
+  parsed->canonical = canonical_name(*parsed);
   if (seed_spelling)
-    a.warnings.push_back(fmt::format("'{}' is not NVIDIA's spelling (x86_64 and _cuda use underscores); the real archive is "
-                                     "named '{}'",
-                                     name, a.canonical));
+    parsed->warnings.push_back(fmt::format("'{}' is not NVIDIA's spelling (x86_64 and _cuda use underscores); the real archive is "
+                                           "named '{}'",
+                                           name, parsed->canonical));
   return parsed;
 }
 

@@ -1,5 +1,7 @@
 #include "cudnnctl/contract/cudnn_files.hpp"
 
+#include "cudnnctl/base/strings.hpp"
+
 #include <algorithm>
 #include <regex>
 
@@ -14,7 +16,7 @@ std::optional<CudnnHeaderVersion> parse_version_header(std::string_view text) {
   auto get = [&](const char* macro) -> std::optional<unsigned> {
     std::smatch m;
     if (!std::regex_search(s, m, std::regex(std::string(R"((?:^|\n)\s*#\s*define\s+)") + macro + R"(\s+(\d{1,6})\b)"))) return std::nullopt;
-    return static_cast<unsigned>(std::stoul(m[1]));
+    return parse_uint_or(m[1].str(), 0);
   };
   const auto a = get("CUDNN_MAJOR"), b = get("CUDNN_MINOR"), c = get("CUDNN_PATCHLEVEL");
   if (a && b && c) return CudnnHeaderVersion{*a, *b, *c};
@@ -35,10 +37,22 @@ std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os) {
     if (!std::regex_match(n, m, dll)) return std::nullopt;
     std::string sub = m[1];
     std::transform(sub.begin(), sub.end(), sub.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return CudnnFile{sub, static_cast<unsigned>(std::stoul(m[2])), {}};
+    return CudnnFile{sub, parse_uint_or(m[2].str(), 0), {}};
   }
   if (!std::regex_match(n, m, so) || m[2].length() > 3) return std::nullopt;
-  return CudnnFile{m[1], static_cast<unsigned>(std::stoul(m[2])), m[3].length() ? m[2].str() + m[3].str() : std::string()};
+  return CudnnFile{m[1], parse_uint_or(m[2].str(), 0), m[3].length() ? m[2].str() + m[3].str() : std::string()};
+}
+
+bool is_cudnn_release_file(std::string_view name, Os os) {
+  static const std::regex header(R"(^cudnn(_[a-z0-9]+)*\.h$)");
+  static const std::regex linux_lib(R"(^libcudnn(_[a-z0-9]+)*(\.so(\.[0-9]+)*|(_static)?(_v[0-9]+)?\.a)$)");
+  static const std::regex windows_lib(R"(^cudnn(_[a-z0-9]+)*(64_[0-9]+\.dll|(64_[0-9]+)?\.lib)$)");
+  std::string n(name);
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (n.size() > 200) return false;
+  if (n.starts_with("cudnn_frontend") || n.starts_with("libcudnn_frontend")) return false;
+  if (std::regex_match(n, header)) return n != "cudnn_backend_base.h";
+  return std::regex_match(n, os == Os::windows ? windows_lib : linux_lib);
 }
 
 std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os) {

@@ -13,8 +13,7 @@ namespace {
 
 const ProbeResult* probe_of(const DoctorFacts& f) { return f.probe && *f.probe ? &**f.probe : nullptr; }
 
-// the probe's driver steps passed: a driver, initialised, with a GPU
-bool driver_ok(const ProbeResult& p) { return p.driver_loaded && p.cu_init && *p.cu_init == 0; }
+bool driver_ok(const ProbeResult& p) { return p.driver_ready(); }
 
 std::string min_driver(const DoctorFacts& f, Os os) {
   std::string out;
@@ -29,7 +28,7 @@ std::string min_driver(const DoctorFacts& f, Os os) {
 
 bool gpu_usable(const DoctorFacts& f) {
   const auto* p = probe_of(f);
-  return p && driver_ok(*p) && !p->devices.empty() && (!p->create_status || *p->create_status == 0);
+  return p && p->gpu_usable();
 }
 
 // lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed

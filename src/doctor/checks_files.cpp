@@ -7,6 +7,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 
 namespace cudnnctl {
@@ -15,9 +16,9 @@ namespace {
 
 const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : nullptr; }
 
-// the toolkit's DLL folder as Windows writes it (bin\x64)
+// the toolkit's DLL folder as this machine writes it (bin\x64 on Windows, bin/x64 elsewhere)
 std::string t_dll_dir(const DoctorFacts& f) {
-  return with_backslashes(f.tk() ? f.tk()->dll_dir : std::string("bin"));
+  return windows_toolkit_path_here(f.tk() ? f.tk()->dll_dir : std::string("bin"));
 }
 
 } // namespace
@@ -122,14 +123,18 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
   auto present = [&](const std::string& name) {
     return std::any_of(f.lib_names.begin(), f.lib_names.end(), [&](const std::string& d) { return iequals_ascii(d, name); });
   };
+  // the toolkit's machine: an ARM64 toolkit keeps its DLLs in bin\arm64, an x64 one in bin or bin\x64
+  const bool arm64_toolkit = to_lower_ascii(t->dll_dir).ends_with("arm64");
+  const std::uint16_t want = arm64_toolkit ? 0xAA64 : 0x8664;
   std::vector<std::string> problems;
   for (const auto& [d, pe] : f.dlls) {
     if (!pe) {
       problems.push_back(fmt::format("{} is not a readable DLL (emptied or damaged?)", d));
       continue;
     }
-    if (pe->machine != 0x8664 && pe->machine != 0xAA64)
-      problems.push_back(fmt::format("{} is a {} DLL: a 64-bit program cannot load it (Windows error 193)", d, pe_machine_name(pe->machine)));
+    if (pe->machine != want)
+      problems.push_back(fmt::format("{} is an {} DLL in an {} toolkit: its programs cannot load it (Windows error 193)", d,
+                                     pe_machine_name(pe->machine), pe_machine_name(want)));
     for (const auto& imp : pe->imports) {
       const auto li = to_lower_ascii(imp);
       if ((li.starts_with("cudnn") || li == "zlibwapi.dll") && !present(imp)) problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
@@ -140,7 +145,7 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
   if (!problems.empty())
     out.push_back(make_check("files.dlls", 2, CheckStatus::fail, fmt::format("{}", fmt::join(problems, "; ")), "files.dlls"));
   else
-    out.push_back(make_check("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are x64 and their cuDNN imports are present", f.dlls.size())));
+    out.push_back(make_check("files.dlls", 2, CheckStatus::pass, fmt::format("{} DLLs are {} and their cuDNN imports are present", f.dlls.size(), pe_machine_name(want))));
 }
 
 void check_files_headers(const DoctorFacts& f, Checks& out) {
@@ -184,7 +189,14 @@ void check_files_receipt(const DoctorFacts& f, Checks& out) {
     out.push_back(make_check("files.receipt", 2, CheckStatus::skip, "not installed by cudnnctl (no receipt): file hashes cannot be checked"));
     break;
   case ReceiptFacts::State::ok:
-    out.push_back(make_check("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r.files, r.canonical_name)));
+    if (!r.unlisted.empty())  // another release's files beside the installed ones: a mixed set the receipt cannot vouch for
+      out.push_back(make_check("files.receipt", 2, CheckStatus::warn,
+                               fmt::format("all {} files match the receipt of {}, but {} cuDNN file{} beside them {} not from it: {}", r.files,
+                                           r.canonical_name, r.unlisted.size(), r.unlisted.size() == 1 ? "" : "s",
+                                           r.unlisted.size() == 1 ? "is" : "are", fmt::join(r.unlisted, ", ")),
+                               "files.versions.mixed"));
+    else
+      out.push_back(make_check("files.receipt", 2, CheckStatus::pass, fmt::format("all {} files match the receipt of {}", r.files, r.canonical_name)));
     break;
   case ReceiptFacts::State::differs:
     out.push_back(make_check("files.receipt", 2, CheckStatus::fail,

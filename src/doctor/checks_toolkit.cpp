@@ -1,7 +1,10 @@
 // Layer 1: which toolkit, and whether the environment agrees.
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 
 namespace cudnnctl {
@@ -37,6 +40,63 @@ void check_toolkit_target(const DoctorFacts& f, Checks& out) {
                            fmt::format("--target {} but {} is laid out as a {} toolkit ({})", f.toolkit.target, t.root, to_string(t.os),
                                        t.os == Os::windows ? "DLLs in bin, no lib64" : "lib64, no DLLs in bin"),
                            "toolkit.target"));
+}
+
+namespace {
+
+// Every set variable as "NAME=value (what it is)"; the names of those that are set.
+std::string describe_cuda_vars(const DoctorFacts& f, const std::string& chosen) {
+  std::string out;
+  for (const auto& v : f.toolkit.cuda_vars) {
+    if (!out.empty()) out += "; ";
+    if (!v.value) {
+      out += v.name + " not set";
+      continue;
+    }
+    const std::string what = !v.is_dir ? "not a folder" : v.canonical == chosen ? "the checked toolkit" : "another folder than the checked toolkit";
+    out += fmt::format("{}={} ({})", v.name, *v.value, what);
+  }
+  return out;
+}
+
+} // namespace
+
+void check_toolkit_cuda_vars(const DoctorFacts& f, Checks& out) {
+  if (f.toolkit.cuda_vars.empty()) return;
+  std::string chosen;
+  if (f.toolkit.chosen) {
+    std::error_code ec;
+    chosen = utf8_of(std::filesystem::weakly_canonical(path_from_utf8(f.toolkit.chosen->root), ec).lexically_normal());
+    if (chosen.size() > 1 && (chosen.back() == '/' || chosen.back() == '\\')) chosen.pop_back();
+  }
+  const bool reads_them = f.header && (f.header->major > 9 || (f.header->major == 9 && f.header->minor >= 24));
+  std::vector<const CudaVar*> set;
+  for (const auto& v : f.toolkit.cuda_vars)
+    if (v.value) set.push_back(&v);
+  bool disagree = false, broken = false, elsewhere = false;
+  for (const auto* v : set) {
+    disagree = disagree || v->canonical != set.front()->canonical;
+    broken = broken || !v->is_dir;
+    elsewhere = elsewhere || (!chosen.empty() && v->canonical != chosen);
+  }
+  std::string finding = set.empty() ? "none of CUDA_HOME, CUDA_PATH, CUDA_ROOT is set" : describe_cuda_vars(f, chosen);
+  if (!set.empty() && !disagree) finding += set.size() > 1 ? "; they agree" : "";
+  if (reads_them)
+    finding += set.empty() ? "; this cuDNN (9.24 or later) finds the CUDA runtime libraries through the loader alone"
+                           : fmt::format("; this cuDNN (9.24 or later) reads them itself, {} first", set.front()->name);
+  // A disagreement matters to every tool that reads one of them; naming another toolkit matters to cuDNN 9.24+
+  // itself (CUDA_PATH and CUDA_HOME against the checked toolkit are toolkit.env's finding for older releases).
+  const bool warn = broken || disagree || (elsewhere && reads_them);
+  Check c = make_check("toolkit.cuda_vars", 1, warn ? CheckStatus::warn : CheckStatus::pass, finding);
+  if (warn) {
+    c.cause = "tools that look for CUDA read different variables (cuDNN 9.24+ and cuda-pathfinder: CUDA_HOME, then CUDA_PATH, "
+              "then CUDA_ROOT): variables that disagree, or name no folder, send them to different toolkits";
+    const std::string target = chosen.empty() ? std::string("/usr/local/cuda") : f.toolkit.chosen->root;
+    c.fix = f.toolkit.chosen && f.toolkit.chosen->os == Os::windows
+                ? fmt::format("setx CUDA_PATH \"{0}\" && setx CUDA_HOME \"{0}\" && setx CUDA_ROOT \"{0}\"", target)
+                : fmt::format("export CUDA_HOME=\"{0}\" CUDA_PATH=\"{0}\"; unset CUDA_ROOT", target);
+  }
+  out.push_back(std::move(c));
 }
 
 } // namespace cudnnctl

@@ -1,5 +1,8 @@
 #include "cudnnctl/doctor/explain.hpp"
 
+#include <cstdlib>
+#include <map>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -10,6 +13,17 @@ namespace {
 
 // First pattern that fits wins: the specific ones come before the general ones they contain.
 constexpr LogPattern k_patterns[] = {
+    // Lines that name libraries although the library is not the fault: a warning, a version floor, a package pin.
+    {{"plan failed with a cudnnexception"}, {"workload.plan-warning"}},
+    {{"glibcxx_", "not found"}, {"loader.glibc"}},
+    {{"glibc_2.", "not found"}, {"loader.glibc"}},
+    {{"requires nvidia-", "but you have nvidia-"}, {"packages.pip-pin"}},
+    {{"depends on nvidia-", "-cu1"}, {"packages.pip-pin"}},
+    {{"satisfies the requirement nvidia-", "-cu1"}, {"packages.pip-pin"}},
+    {{"no matching distribution found for nvidia-", "-cu1"}, {"packages.pip-pin"}},
+    {{"was unable to find an engine"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
+    {{"cudnn_frontend", "execution plan"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
+    {{"cudnngraphnotsupportederror"}, {"workload.engine-not-found", "framework.cudnn-older"}},
     {{"unable to register cu", "factory"}, {"loader.factory-registered"}},
     {{"attempting to register factory for plugin"}, {"loader.factory-registered"}},
     {{"/usr/lib/wsl/lib/", "is not a symbolic link"}, {"driver.wsl.copies"}},
@@ -20,16 +34,54 @@ constexpr LogPattern k_patterns[] = {
     {{"sublibrary_version_mismatch"}, {"files.versions.mixed", "loader.versions.mixed", "loader.version_checks"}},
     {{"sublibrary_loading_failed"}, {"files.complete", "loader.version_checks"}},
     {{"sublibrary_unavailable"}, {"files.complete", "loader.version_checks"}},
-    {{"loaded runtime cudnn library"}, {"files.search_path", "files.frameworks"}},
-    {{"cudnn version incompatibility"}, {"files.search_path", "files.frameworks"}},
-    {{"onnxruntime_providers_cuda"}, {"loader.onnxruntime", "loader.cuda-majors"}},
+    // Framework wrappers: the cuDNN fact inside each (versions, the library named) goes into the detail.
+    {{"loaded runtime cudnn library"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
+    {{"cudnn version incompatibility"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
+    {{"found cudnn version", "built against"}, {"framework.cudnn-older", "files.search_path"}},
+    {{"outdated cudnn installation"}, {"framework.cudnn-older", "files.search_path"}},
+    {{"dnn library initialization failed"}, {"framework.cudnn-older", "device.create"}},
+    {{"unable to load cudnn"}, {"framework.cudnn-not-found", "files.cudnn"}},
+    {{"cudnn not available for your platform"}, {"framework.cudnn-not-found", "files.cudnn"}},
+    {{"could not load dynamic library 'libcudnn"}, {"framework.cudnn-not-found", "loader.cudnn-major"}},
+    {{"third-party dynamic library", "paddle"}, {"framework.paddle-dynload", "loader.cudnn-major", "loader.cuda-runtime"}},
+    {{"cannot load cudnn shared library"}, {"framework.paddle-dynload", "framework.cudnn-not-found"}},
+    {{"onnxruntime_providers_cuda"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}},
+    {{"failed to create cudaexecutionprovider"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}},
+    {{"cuda_path is set but cuda wasn"}, {"loader.onnxruntime", "loader.cuda-runtime"}},
     {{"loadlibrary failed with error 126"}, {"loader.onnxruntime", "loader.needed.windows"}},
-    {{"libnvrtc", "cannot open shared object file"}, {"loader.runtime_deps", "loader.cuda-majors"}},
-    {{"libcublaslt.so.", "cannot open shared object file"}, {"loader.cuda-majors", "loader.runtime_deps"}},
-    {{"libcublas.so.", "cannot open shared object file"}, {"loader.cuda-majors", "loader.runtime_deps"}},
-    {{"libcudart.so.", "cannot open shared object file"}, {"loader.cuda-majors", "loader.runtime_deps"}},
-    {{"could not find module", "64_13.dll"}, {"toolkit.cuda13-bin-x64"}},
-    {{"64_13.dll", "not found"}, {"toolkit.cuda13-bin-x64"}},
+    // Windows load errors whose code says more than the library named: 193 a bad image, 127 a missing export.
+    {{"winerror 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
+    {{"error code 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
+    {{"is not a valid win32 application"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
+    {{"\xe4\xb8\x8d\xe6\x98\xaf\xe6\x9c\x89\xe6\x95\x88\xe7\x9a\x84 win32"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
+    {{"winerror 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
+    {{"error code 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
+    // cuDNN opening cuBLASLt/NVRTC itself (the line names a cuDNN library and the runtime library it wants).
+    {{"libcudnn", "libnvrtc", "cannot open shared object file"}, {"loader.runtime_deps", "loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"libcudnn", "libcublas", "cannot open shared object file"}, {"loader.runtime_deps", "loader.cuda-runtime", "loader.cuda-majors"}},
+    // A cuDNN of another major: cuDNN 8 file names (9 has no ops_infer/cnn_infer), or cuDNN 9's main library.
+    {{"libcudnn", ".so.8: cannot open shared object file"}, {"loader.cudnn-major", "files.complete", "loader.needed"}},
+    {{"could not load library libcudnn_", ".so.8"}, {"loader.cudnn-major", "files.complete"}},
+    {{"cudnn", "64_8.dll", "could not"}, {"loader.cudnn-major", "files.complete", "loader.needed.windows"}},
+    {{"cudnn", "64_8.dll", "not found"}, {"loader.cudnn-major", "files.complete", "loader.needed.windows"}},
+    {{"libcudnn.so.9: cannot open shared object file"}, {"loader.cudnn-major", "files.cudnn", "files.complete"}},
+    {{"cudnn64_9.dll", "could not"}, {"loader.cudnn-major", "files.cudnn", "loader.needed.windows"}},
+    {{"cudnn64_9.dll", "not found"}, {"loader.cudnn-major", "files.cudnn", "loader.needed.windows"}},
+    // The CUDA runtime libraries (toolkit or nvidia-*-cuNN wheels), not cuDNN's.
+    {{"libcudart.so", "cannot open shared object file"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"libcublas", "cannot open shared object file"}, {"loader.cuda-runtime", "loader.cuda-majors", "loader.runtime_deps"}},
+    {{"libnvrtc", "cannot open shared object file"}, {"loader.cuda-runtime", "loader.runtime_deps", "loader.cuda-majors"}},
+    {{"could not load dynamic library 'libcudart"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"could not load dynamic library 'libcublas"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"could not load dynamic library 'libnvrtc"}, {"loader.cuda-runtime", "loader.runtime_deps"}},
+    {{"could not find module", "64_13.dll"}, {"toolkit.cuda13-bin-x64", "loader.cuda-runtime"}},
+    {{"64_13.dll", "not found"}, {"toolkit.cuda13-bin-x64", "loader.cuda-runtime"}},
+    {{"cublas", "64_", "not found"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"cublas", "64_", "could not"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"cudart64_", "not found"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"cudart64_", "could not"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
+    {{"nvrtc64_", "not found"}, {"loader.cuda-runtime", "loader.runtime_deps"}},
+    {{"nvrtc64_", "could not"}, {"loader.cuda-runtime", "loader.runtime_deps"}},
     {{"unable to load any of {libcudnn"}, {"files.complete", "loader.load.aborted"}},
     {{"could not locate cudnn"}, {"files.complete", "loader.load.aborted"}},
     {{"invalid handle. cannot load symbol"}, {"loader.load.aborted", "files.complete"}},
@@ -37,11 +89,6 @@ constexpr LogPattern k_patterns[] = {
     {{"could not load library", "cudnn", "error code 126"}, {"files.complete", "loader.needed.windows", "loader.needed.vcredist"}},
     {{"could not load library", "cudnn"}, {"files.complete", "loader.needed"}},
     {{"zlibwapi.dll"}, {"files.dlls"}},
-    {{"error code 193"}, {"files.dlls"}},
-    {{"winerror 193"}, {"files.dlls"}},
-    {{"is not a valid win32 application"}, {"files.dlls"}},
-    {{"winerror 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
-    {{"error code 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
     {{"winerror 1455"}, {"loader.paging-file"}},
     {{"paging file is too small"}, {"loader.paging-file"}},
     {{"winerror 126"}, {"loader.needed.windows", "files.dlls", "loader.needed.vcredist"}},
@@ -86,17 +133,118 @@ bool fits(const LogPattern& p, const std::string& lower) {
   return any;
 }
 
+// cuDNN's version numbers as frameworks print them: 8906 (8.x: major*1000) or 91300 (9.x: major*10000).
+std::string decoded_version(const std::string& digits) {
+  const long v = std::strtol(digits.c_str(), nullptr, 10);
+  if (v >= 10000) return fmt::format("{}.{}.{}", v / 10000, v % 10000 / 100, v % 100);
+  if (v >= 1000) return fmt::format("{}.{}.{}", v / 1000, v % 1000 / 100, v % 100);
+  return digits;
+}
+
+std::string major_note(const std::string& loaded, const std::string& built) {
+  const auto major = [](const std::string& v) { return v.substr(0, v.find_first_of(".,")); };
+  if (major(loaded) == major(built)) return "";
+  return fmt::format("; the majors differ: install cuDNN {} beside the {} (or the framework build for cuDNN {})", major(built),
+                     major(loaded), major(loaded));
+}
+
+// TensorFlow/XLA, JAX and PyTorch print the cuDNN they loaded and the one they were built with.
+std::string framework_detail(const std::string& line) {
+  std::smatch m;
+  static const std::regex loaded(R"(Loaded runtime CuDNN library:\s*([0-9]+(?:\.[0-9]+)*)\D+compiled with:\s*([0-9]+(?:\.[0-9]+)*))", std::regex::icase);
+  static const std::regex jax(R"(Found cuDNN version ([0-9]+), but JAX was built against version ([0-9]+))", std::regex::icase);
+  static const std::regex torch(R"(compiled\s+against \(([0-9, ]+)\) but found runtime version \(([0-9, ]+)\))", std::regex::icase);
+  std::string have, want;
+  if (std::regex_search(line, m, loaded)) have = m[1].str(), want = m[2].str();
+  else if (std::regex_search(line, m, jax)) have = decoded_version(m[1].str()), want = decoded_version(m[2].str());
+  else if (std::regex_search(line, m, torch)) {
+    have = std::regex_replace(m[2].str(), std::regex(",\\s*"), "."), want = std::regex_replace(m[1].str(), std::regex(",\\s*"), ".");
+  }
+  if (have.empty()) return {};
+  return fmt::format("the cuDNN loaded is {}, older than the {} the program was built with{}", have, want, major_note(have, want));
+}
+
+// A library name with the major in it: libcublasLt.so.12, cublas64_12.dll, nvrtc64_120_0.dll, libcudnn_ops_infer.so.8.
+struct NamedLibrary {
+  std::string file, base, major;
+};
+
+std::optional<NamedLibrary> named_library(const std::string& line, const std::string& family) {
+  const std::regex re("((?:lib)?(" + family + R"([A-Za-z_]*)(?:\.so\.|64_)([0-9]+)(?:[._][0-9]+)*(?:\.dll)?))", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(line, m, re)) return std::nullopt;
+  auto major = m[3].str();
+  if (major.size() == 3) major = major.substr(0, 2);  // nvrtc64_120_0.dll: CUDA 12.0
+  return NamedLibrary{m[1].str(), m[2].str(), major};
+}
+
+std::string runtime_name(std::string base) {
+  for (auto& c : base) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (base.starts_with("cublaslt")) return "cuBLASLt";
+  if (base.starts_with("cublas")) return "cuBLAS";
+  if (base.starts_with("cudart")) return "cudart (the CUDA runtime)";
+  if (base.starts_with("nvrtc")) return "NVRTC";
+  return base;
+}
+
+std::string library_detail(const std::string& line, const Signature& s) {
+  if (s.id == "loader.cuda-runtime") {
+    if (auto lib = named_library(line, "(?:cublas|cudart|nvrtc)"))
+      return fmt::format("{} of CUDA {} cannot be found ({}); it comes with the CUDA {} toolkit{}, not with cuDNN", runtime_name(lib->base),
+                         lib->major, lib->file, lib->major,
+                         std::strtol(lib->major.c_str(), nullptr, 10) >= 11 ? fmt::format(" or the nvidia-*-cu{} wheels", lib->major) : "");
+  }
+  if (s.id == "loader.cudnn-major" || s.id == "framework.paddle-dynload" || s.id == "loader.onnxruntime") {
+    if (auto lib = named_library(line, "cudnn")) {
+      const bool v8_only = lib->major == "8" && (lib->base.find("_infer") != std::string::npos || lib->base.find("_train") != std::string::npos);
+      return fmt::format("the program was built for cuDNN {}: it asks for {}{}", lib->major, lib->file,
+                         v8_only ? " (a cuDNN 8 file name: cuDNN 9 has no such file, so installing 9 does not help)" : "");
+    }
+    if (auto lib = named_library(line, "(?:cublas|cudart|nvrtc)"))
+      return fmt::format("it needs {} of CUDA {} ({}): install that CUDA major's libraries", runtime_name(lib->base), lib->major, lib->file);
+  }
+  return {};
+}
+
+std::string wrapper_detail(const std::string& line, const Signature& s) {
+  std::smatch m;
+  if (s.id == "loader.onnxruntime") {
+    static const std::regex require(R"(Require cuDNN ([0-9.*]+) and CUDA ([0-9.*]+))", std::regex::icase);
+    if (std::regex_search(line, m, require))
+      return fmt::format("this onnxruntime-gpu build needs cuDNN {} and CUDA {}", m[1].str(), m[2].str());
+  }
+  if (s.id == "framework.paddle-dynload") {
+    static const std::regex code(R"(error code is ([^)]+)\))", std::regex::icase);
+    if (std::regex_search(line, m, code)) return fmt::format("the loader said: {}", m[1].str());
+  }
+  if (s.id == "packages.pip-pin") {
+    static const std::regex requires_(R"(([A-Za-z0-9_.+-]+ [0-9][^ ]*) requires (nvidia-[a-z0-9-]+==[0-9.]+).*but you have nvidia-[a-z0-9-]+ ([0-9.]+))");
+    static const std::regex wanted(R"((nvidia-[a-z0-9-]+==[0-9.]+))");
+    if (std::regex_search(line, m, requires_))
+      return fmt::format("{} pins {}, but {} is installed", m[1].str(), m[2].str(), m[3].str());
+    if (std::regex_search(line, m, wanted)) return fmt::format("the pin that cannot be met: {}", m[1].str());
+  }
+  if (s.id == "loader.glibc") {
+    static const std::regex floor(R"(version .((GLIBC|GLIBCXX)_[0-9.]+). not found(?: \(required by ([^)]+)\))?)");
+    if (std::regex_search(line, m, floor))
+      return fmt::format("needs {} ({}) but this system's is older{}", m[1].str(), m[2].str() == "GLIBC" ? "glibc" : "libstdc++",
+                         m[3].matched ? fmt::format("; required by {}", m[3].str()) : std::string());
+  }
+  if (s.id == "workload.engine-not-found") {
+    if (line.find("FIND was unable") != std::string::npos) return "cuDNN benchmarked the engines (FIND) and none ran this operation";
+    if (line.find("GET was unable") != std::string::npos) return "cuDNN's heuristics (GET) offered no engine for this operation";
+    return "the cudnn-frontend built no execution plan for this graph";
+  }
+  return {};
+}
+
 // What the line itself says beyond the signature: the versions it compares, the library it names.
 std::string detail_of(const std::string& line, const Signature& s) {
   std::smatch m;
-  if (s.id == "files.search_path") {
-    static const std::regex loaded(R"(Loaded runtime CuDNN library:\s*([0-9]+(?:\.[0-9]+)*)\D+compiled with:\s*([0-9]+(?:\.[0-9]+)*))", std::regex::icase);
-    static const std::regex torch(R"(compiled against \(([0-9, ]+)\) but found runtime version \(([0-9, ]+)\))", std::regex::icase);
-    if (std::regex_search(line, m, loaded))
-      return fmt::format("the cuDNN loaded is {}, older than the {} the program was built with: another copy is found first", m[1].str(), m[2].str());
-    if (std::regex_search(line, m, torch))
-      return fmt::format("the program was built with cuDNN ({}) but loaded ({}): another copy is found first", m[1].str(), m[2].str());
-  }
+  if (s.id == "framework.cudnn-older" || s.id == "files.search_path")
+    if (auto d = framework_detail(line); !d.empty()) return d;
+  if (auto d = library_detail(line, s); !d.empty()) return d;
+  if (auto d = wrapper_detail(line, s); !d.empty()) return d;
   static const std::regex so(R"(([A-Za-z0-9_+.-]+\.so(?:\.[0-9]+)*): cannot open shared object file)");
   if (std::regex_search(line, m, so)) return fmt::format("the library that cannot be found: {}", m[1].str());
   static const std::regex symbol(R"(undefined symbol: ([A-Za-z_][A-Za-z0-9_]*))");
@@ -130,17 +278,48 @@ std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_n
   return {};
 }
 
+void CudnnMajorsSeen::feed(std::string_view line, std::size_t line_no) {
+  const std::string cut(line.substr(0, k_max_line));
+  if (lower_ascii(cut).find("cudnn") == std::string::npos) return;
+  // A cuDNN file of a major (a listing, a path), a wheel of a version, or "cuDNN 9.2.1" / "cudnn version 90100".
+  static const std::regex file(R"((?:lib)?cudnn[A-Za-z_]*(?:\.so\.|64_)([0-9]+))", std::regex::icase);
+  static const std::regex wheel(R"(nvidia-cudnn-cu1[0-9][ =_-]+([0-9]+)\.)", std::regex::icase);
+  static const std::regex dotted(R"(cudnn\D{0,24}?\b([0-9])\.[0-9]+\.[0-9]+)", std::regex::icase);
+  static const std::regex packed(R"(cudnn\D{0,24}?\b([0-9]{4,5})\b)", std::regex::icase);
+  std::smatch m;
+  std::string major;
+  if (std::regex_search(cut, m, file) || std::regex_search(cut, m, wheel) || std::regex_search(cut, m, dotted)) major = m[1].str();
+  else if (std::regex_search(cut, m, packed)) major = decoded_version(m[1].str()).substr(0, 1);
+  if (!major.empty() && !seen_.contains(major)) seen_[major] = line_no;
+}
+
+void CudnnMajorsSeen::annotate(std::vector<ExplainMatch>& matches) const {
+  static const std::regex wanted(R"(built for cuDNN ([0-9]+))");
+  for (auto& m : matches) {
+    std::smatch w;
+    if (m.signature->id != "loader.cudnn-major" || !std::regex_search(m.detail, w, wanted)) continue;
+    for (const auto& [major, line] : seen_)
+      if (major != w[1].str() && line != m.line) {
+        m.detail += fmt::format("; the log names cuDNN {} on line {}: the major installed, so install cuDNN {} beside it", major, line, w[1].str());
+        break;
+      }
+  }
+}
+
 std::vector<ExplainMatch> explain_text(std::string_view text) {
   std::vector<ExplainMatch> out;
+  CudnnMajorsSeen majors;
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');
     const auto line = text.substr(0, nl);
+    majors.feed(line, line_no);
     for (auto& m : explain_line(line, line_no)) out.push_back(std::move(m));
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
+  majors.annotate(out);
   return out;
 }
 

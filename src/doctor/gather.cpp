@@ -3,13 +3,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
-#include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/install/transaction.hpp"
@@ -35,6 +36,42 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   f.target_fits = o.target.empty() || to_lower_ascii(o.target) == to_string(t.chosen->os);
 }
 
+void gather_cuda_vars(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"}) {
+    CudaVar v;
+    v.name = var;
+    const std::string value = env.get(var).value_or(std::string());
+    if (!value.empty()) {
+      std::string folder = value;  // "/usr/local/cuda/" names the same folder as "/usr/local/cuda"
+      while (folder.size() > 1 && (folder.back() == '/' || folder.back() == '\\')) folder.pop_back();
+      v.is_dir = sys.is_dir(folder);
+      std::error_code ec;
+      v.canonical = utf8_of(fs::weakly_canonical(path_from_utf8(folder), ec).lexically_normal());
+      if (v.canonical.size() > 1 && (v.canonical.back() == '/' || v.canonical.back() == '\\')) v.canonical.pop_back();
+      v.value = value;
+    }
+    f.toolkit.cuda_vars.push_back(std::move(v));
+  }
+}
+
+void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys) {
+  const auto* t = f.tk();
+  if (!t || t->os != Os::linux_os || f.host_os != Os::linux_os || !f.major) return;
+  auto& g = f.glibc_floor;
+  for (const auto& n : f.lib_names) {
+    const auto c = classify_cudnn_file(n, t->os);
+    if (!c || !c->full_version.empty()) continue;  // one name per library: libcudnn_ops.so.9, not its versioned twin
+    auto elf = sys.read_elf(join_path(f.lib_dir, n));
+    if (!elf) {
+      g.unreadable.push_back(n);
+      continue;
+    }
+    g.floor.add(n, elf->version_needs);
+  }
+  g.host = detect_host_symbol_versions();
+  g.gathered = g.floor.libraries > 0;
+}
+
 void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;
@@ -55,6 +92,22 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys) {
     const auto main = library_file_name(t->os, "cudnn", *f.major);
     if (auto elf = sys.read_elf(join_path(f.lib_dir, main)); !elf) f.unloadable.push_back(fmt::format("{} ({})", main, elf.error().message));
   }
+}
+
+// cuDNN files (of any release: contract's classifier) in the folders an install writes to that the
+// receipt does not list: another release's left-overs mixed with the installed one
+std::vector<std::string> unlisted_cudnn_files(const Toolkit& t, const Receipt& receipt, DoctorSystem& sys) {
+  std::set<std::string> listed;
+  for (const auto& file : receipt.files) listed.insert(to_lower_ascii(file.path));
+  std::set<std::string> dirs = {t.include_dir, t.lib_dir};
+  if (!t.dll_dir.empty()) dirs.insert(t.dll_dir);
+  if (t.os == Os::windows) dirs.insert("bin");
+  std::vector<std::string> out;
+  for (const auto& d : dirs)
+    for (const auto& n : sys.list_dir(join_path(t.root, d)))
+      if (is_cudnn_release_file(n, t.os) && !listed.contains(to_lower_ascii(d + "/" + n))) out.push_back(d + "/" + n);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
@@ -84,6 +137,7 @@ void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   r.state = r.problems.empty() ? ReceiptFacts::State::ok : ReceiptFacts::State::differs;
   r.files = receipt->files.size();
   r.canonical_name = receipt->canonical_name;
+  r.unlisted = unlisted_cudnn_files(*t, *receipt, sys);
 }
 
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys) {
@@ -116,11 +170,13 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;
   gather_toolkit(f, o, env);
+  gather_cuda_vars(f, env, sys);
   const auto* t = f.tk();
   if (!t) return f;
   f.offline = o.offline || t->os != host.os;
   f.model = t->os == Os::windows ? LoaderModel::windows_pe : LoaderModel::linux_elf;
   gather_files(f, sys);
+  gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
@@ -131,6 +187,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
   if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
+  if (const auto problem = sys.ld_cache_problem(); !problem.empty()) f.notes.push_back(problem);
   const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
   if (f.header)
     for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);

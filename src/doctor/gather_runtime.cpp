@@ -10,7 +10,6 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
-#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
@@ -20,43 +19,31 @@ namespace cudnnctl {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::vector<std::string> ld_library_path(const platform::Environment& env) {
-  std::vector<std::string> out;
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (auto d : split(*v, ':'))
-      if (!d.empty()) out.emplace_back(d);
-  return out;
-}
-
-} // namespace
 
 void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t || !f.major || f.model != LoaderModel::linux_elf || t->os != f.host_os) return;
-  LinuxSearchOrder order;
-  order.ld_library_path = ld_library_path(env);
-  order.cache = parse_ld_cache(sys.ld_cache_text());
-  order.defaults = linux_default_dirs(multiarch_triplet(platform::detect_host().arch));
+  std::error_code cwd_error;
+  const auto order = LinuxSearchOrder::of(env, sys.ld_cache_text(), multiarch_triplet(platform::detect_host().arch),
+                                          fs::current_path(cwd_error).string());
   const auto exists = [&sys](const std::string& p) { return sys.exists(p); };
   // static dependencies of every cuDNN library, resolved as the loader would
-  std::optional<std::vector<std::string>> graph_runpath;
+  std::optional<OwnSearchPaths> graph_paths;
   for (const auto& file : cudnn_sub_library_files(f.lib_names, *f.major, t->os)) {
     auto info = sys.read_elf(join_path(f.lib_dir, file));
     if (!info) {
       f.linkage.unreadable.push_back(fmt::format("{} (unreadable: {})", file, info.error().message));
       continue;
     }
-    const auto rp = expand_origin(info->runpath.empty() ? info->rpath : info->runpath, f.lib_dir);
-    if (file.find("_graph") != std::string::npos) graph_runpath = rp;
+    const auto own = own_search_paths(info->rpath, info->runpath, f.lib_dir);
+    if (file.find("_graph") != std::string::npos) graph_paths = own;
     for (const auto& need : info->needed) {
-      const auto hit = order.find(need, rp, exists);
+      const auto hit = order.find(need, own, exists);
       f.linkage.needed.push_back({file, need, hit ? hit->path : std::string(), hit ? hit->via : std::string()});
     }
   }
   // what cuDNN opens by name at run time
-  const unsigned cuda_major = static_cast<unsigned>(std::stoul(t->major().empty() || !all_digits(t->major()) ? "0" : t->major()));
+  const unsigned cuda_major = parse_uint_or(t->major(), 0);
   std::vector<std::pair<std::string, std::string>> runtime;
   if (*f.major >= 9) {
     runtime.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});
@@ -65,7 +52,7 @@ void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSyst
     runtime.push_back({"libnvrtc.so", "cudnn_cnn_infer (cuDNN 8 opens the unversioned name)"});
   }
   for (const auto& [name, who] : runtime)
-    if (!order.find(name, graph_runpath.value_or(std::vector<std::string>{f.lib_dir}), exists) && !sys.exists(join_path(f.lib_dir, name)))
+    if (!order.find(name, graph_paths.value_or(OwnSearchPaths{{}, {f.lib_dir}}), exists) && !sys.exists(join_path(f.lib_dir, name)))
       f.linkage.runtime_missing.emplace_back(name, who);
 }
 
@@ -87,8 +74,11 @@ void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSyste
   f.driver_version = parse_driver_version(sys.read_text(f.driver_version_file).value_or(std::string()));
   if (t->os != Os::linux_os) return;
   // lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
-  auto dirs = ld_library_path(env);
-  for (const auto& [name, path] : parse_ld_cache(sys.ld_cache_text()))
+  const auto order = LinuxSearchOrder::of(env, sys.ld_cache_text(), "", "");
+  std::vector<std::string> dirs;
+  for (const auto& d : order.ld_library_path)
+    if (!d.empty()) dirs.push_back(d);
+  for (const auto& [name, path] : order.cache)
     if (name.starts_with("libcuda.so")) dirs.push_back(fs::path(path).parent_path().string());
   for (const auto& d : dirs) {
     fs::path p(d);
@@ -100,7 +90,8 @@ void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSyste
 
 void gather_workload(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
-  if (!t || !f.major || f.no_gpu || !gpu_usable(f)) return;
+  // the workload needs what the probe found: a usable GPU (a fact of the probe, not a check's verdict)
+  if (!t || !f.major || f.no_gpu || !f.probe || !*f.probe || !(*f.probe)->gpu_usable()) return;
   WorkloadRequest req;
   req.cudnn_library = join_path(f.lib_dir, library_file_name(t->os, "cudnn", *f.major));
   req.major = *f.major;

@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -18,13 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_small(const fs::path& p) {
-  std::ifstream in(p);
-  std::string s(64 * 1024, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(s.size()));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_small(const fs::path& p) { return read_text_head(p, 64 * 1024).value_or(std::string()); }
 
 bool stack_name(const std::string& name) {
   static const std::regex re(R"(^lib(cudart|cublas|cublasLt|nvrtc|cudnn)\.so\.\d+$)");
@@ -76,13 +72,6 @@ std::vector<fs::path> site_packages(const platform::Environment& env, const std:
   return out;
 }
 
-std::vector<std::string> ld_cache_entries(const std::string& text, const std::string& name) {
-  std::vector<std::string> out;
-  for (const auto& [n, path] : parse_ld_cache_entries(text))
-    if (n == name) out.push_back(path);
-  return out;
-}
-
 } // namespace
 
 std::vector<StackLibrary> gather_cuda_stack(const StackInputs& in, const platform::Environment& env) {
@@ -110,15 +99,11 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
   });
   f.libraries = gather_cuda_stack(in, env);
 
-  // the libcuda.so.1 the loader takes: LD_LIBRARY_PATH first, then the ld.so cache
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (const auto& d : split_path_list(*v, PathFlavor::posix))
-      if (!d.empty() && fs::exists(fs::path(d) / "libcuda.so.1", ec)) {
-        f.libcuda = (fs::path(d) / "libcuda.so.1").string();
-        break;
-      }
-  const auto cached = ld_cache_entries(in.ld_cache_text, "libcuda.so.1");
-  if (f.libcuda.empty() && !cached.empty()) f.libcuda = cached.front();
+  // the libcuda.so.1 the loader takes (a program asks for it by name, with no RUNPATH of its own)
+  auto loader = LinuxSearchOrder::of(env, in.ld_cache_text, multiarch_triplet(platform::detect_host().arch), fs::current_path(ec).string());
+  for (auto& d : loader.defaults) d = (fs::path(in.root) / fs::path(d).relative_path()).string();  // the system folders of the root read
+  if (const auto hit = loader.find("libcuda.so.1", {}, [&ec](const std::string& p) { return fs::exists(p, ec); })) f.libcuda = hit->path;
+  const auto cached = ld_cache_paths(in.ld_cache_text, "libcuda.so.1");
   if (!f.libcuda.empty()) f.libcuda = fs::weakly_canonical(f.libcuda, ec).string();
   f.host_driver = in.host_driver;
 
@@ -127,7 +112,7 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
   f.wsl.lib_dir = fs::is_directory(wsl_dir, ec);
   f.wsl.libcuda_is_copy = fs::is_regular_file(fs::symlink_status(wsl_dir / "libcuda.so.1", ec));
   f.wsl.ld_cache_libcuda = cached;
-  f.wsl.unversioned_in_cache = !ld_cache_entries(in.ld_cache_text, "libcuda.so").empty();
+  f.wsl.unversioned_in_cache = !ld_cache_paths(in.ld_cache_text, "libcuda.so").empty();
   return f;
 }
 

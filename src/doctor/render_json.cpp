@@ -1,6 +1,8 @@
 // The doctor's report as one JSON document (schema cudnnctl.doctor/1).
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/doctor/doctor.hpp"
 
 namespace cudnnctl {

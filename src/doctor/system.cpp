@@ -1,10 +1,13 @@
 #include "cudnnctl/doctor/system.hpp"
 
+#include "cudnnctl/env/linux_loader.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -34,22 +37,19 @@ public:
     return fs::is_directory(path_from_utf8(path), ec);
   }
   std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
-    std::error_code ec;
-    const auto p = path_from_utf8(path);
-    if (!fs::is_regular_file(p, ec)) return std::nullopt;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string text(max_bytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > max_bytes) return std::nullopt;
-    return text;
+    return read_text_file(path_from_utf8(path), max_bytes);
   }
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
   const std::string& ld_cache_text() override {
-    if (!m_ld_cache) m_ld_cache = platform::run_capture({"ldconfig", "-p"}).value_or(std::string());
+    if (!m_ld_cache) {
+      auto text = read_ld_cache_text();
+      if (!text) m_ld_cache_problem = text.error().message;
+      m_ld_cache = text.value_or(std::string());
+    }
     return *m_ld_cache;
+  }
+  std::string ld_cache_problem() override { return m_ld_cache_problem;
   }
   Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) override { return run_probe(m_self, request, timeout_ms); }
   Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) override {
@@ -58,6 +58,7 @@ public:
 
 private:
   std::string m_self;
+  std::string m_ld_cache_problem;
   std::optional<std::string> m_ld_cache;
 };
 

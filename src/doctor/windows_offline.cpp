@@ -109,7 +109,7 @@ std::string windows_driver_version(const std::string& v) {
   std::string digits = std::string(parts[2]) + std::string(4 - parts[3].size(), '0') + std::string(parts[3]);
   if (digits.size() < 5) return {};
   digits = digits.substr(digits.size() - 5);
-  return std::to_string(std::stoul(digits.substr(0, 3))) + "." + digits.substr(3);
+  return std::to_string(parse_uint_or(digits.substr(0, 3), 0)) + "." + digits.substr(3);
 }
 
 std::string windows_nvrtc_dll(const std::string& cuda_major) {

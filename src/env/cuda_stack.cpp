@@ -20,18 +20,18 @@ unsigned cuda_major_of_file(const std::string& path) {
   static const std::regex nvrtc_dll(R"(^nvrtc64_(\d+)_0\.dll$)");
   static const std::regex wheel_dir(R"([/\\]nvidia[/\\]cu(\d+)[/\\])");
   if (std::regex_match(name, m, so) || std::regex_match(name, m, dll)) {
-    const auto n = static_cast<unsigned>(std::stoul(m[2]));
+    const auto n = parse_uint_or(m[2].str(), 0);
     return n >= 100 ? n / 10 : n;  // cudart64_110.dll
   }
-  if (std::regex_match(name, m, nvrtc_dll)) return static_cast<unsigned>(std::stoul(m[1])) / 10;
-  if (std::regex_search(path, m, wheel_dir)) return static_cast<unsigned>(std::stoul(m[1]));
+  if (std::regex_match(name, m, nvrtc_dll)) return parse_uint_or(m[1].str(), 0) / 10;
+  if (std::regex_search(path, m, wheel_dir)) return parse_uint_or(m[1].str(), 0);
   return 0;
 }
 
 unsigned cuda_major_of_wheel(const std::string& dist_info_name) {
   std::smatch m;
   static const std::regex cu(R"(^nvidia[_-][a-z_]+[_-]cu(\d+)-)", std::regex::icase);
-  if (std::regex_search(dist_info_name, m, cu)) return static_cast<unsigned>(std::stoul(m[1]));
+  if (std::regex_search(dist_info_name, m, cu)) return parse_uint_or(m[1].str(), 0);
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "cudnnctl/env/ld_conf.hpp"
 
+#include "cudnnctl/env/linux_loader.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -44,14 +47,8 @@ std::string ld_conf_problem(const std::string& folder) {
 
 std::vector<std::string> cache_dirs_for(const std::string& text, const std::string& soname) {
   std::vector<std::string> dirs;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto start = line.find_first_not_of(" \t");
-    if (start == std::string::npos || line.compare(start, soname.size() + 1, soname + " ") != 0) continue;
-    const auto arrow = line.find("=> ");
-    if (arrow == std::string::npos) continue;
-    auto dir = fs::path(line.substr(arrow + 3)).parent_path().string();
+  for (const auto& path : ld_cache_paths(text, soname)) {
+    auto dir = fs::path(path).parent_path().string();
     if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(std::move(dir));
   }
   return dirs;
@@ -63,7 +60,7 @@ std::vector<std::string> conf_files_listing(const std::string& system_root, cons
   const auto key = path_key(dir, PathFlavor::posix);
   for (const auto& e : fs::directory_iterator(fs::path(system_root) / "etc/ld.so.conf.d", ec)) {
     if (e.path().extension() != ".conf") continue;
-    std::ifstream in(e.path());
+    std::istringstream in(read_text_head(e.path(), 1 << 20).value_or(std::string()));
     for (std::string line; std::getline(in, line);) {
       line = line.substr(0, line.find('#'));
       const auto a = line.find_first_not_of(" \t"), b = line.find_last_not_of(" \t");
@@ -106,11 +103,8 @@ Result<std::string> apply_ld_conf(const LoaderPathPlan& plan, const std::string&
                 plan.ld_conf_path);
   std::string wrote = fmt::format("{} already lists {}", plan.ld_conf_path, plan.ld_conf_entry);
   {
-    std::ifstream in(plan.ld_conf_path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (!in || ss.str() != plan.ld_conf_content) {
-      if (auto ok = write_conf(plan); !ok) return Unexpected<Error>(ok.error());
+    if (read_text_file(plan.ld_conf_path, 1 << 20) != plan.ld_conf_content) {
+      CUDNNCTL_TRY(write_conf(plan));
       wrote = fmt::format("wrote {}", plan.ld_conf_path);
     }
   }

@@ -1,4 +1,5 @@
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/base/strings.hpp"
 
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/env/ld_conf.hpp"
 
 namespace cudnnctl {
@@ -65,6 +67,32 @@ std::string toolkit_command(const std::string& toolkit_root, const std::string& 
   return fmt::format("cudnnctl {} --cuda-path {}{}{}", command, root, tail.empty() ? "" : " ", tail);
 }
 
+std::string with_toolkit_named(std::string_view text, const std::string& toolkit_root) {
+  if (toolkit_root.empty()) return std::string(text);
+  const auto root = windows_folder(toolkit_root) ? cmd_word(toolkit_root) : shell_word(toolkit_root);
+  static const std::string_view verbs[] = {"path", "doctor", "install", "uninstall", "bench"};
+  std::string out;
+  std::size_t at = 0;
+  for (;;) {
+    const auto found = text.find("cudnnctl ", at);
+    if (found == std::string_view::npos) break;
+    const auto verb_at = found + 9;
+    const auto verb_end = std::min(text.find_first_of(" `;,)\n", verb_at), text.size());
+    const auto verb = text.substr(verb_at, verb_end - verb_at);
+    out += text.substr(at, verb_end - at);
+    at = verb_end;
+    const bool word_start = found == 0 || std::string_view(" `(\"'").find(text[found - 1]) != std::string_view::npos;
+    if (!word_start || std::find(std::begin(verbs), std::end(verbs), verb) == std::end(verbs)) continue;
+    // the command runs to the end of its sentence: a backquote, ';', ' or ', or the end
+    auto end = std::min({text.find('`', at), text.find(';', at), text.find(" or ", at), text.find(", ", at), text.size()});
+    const auto rest = text.substr(at, end - at);
+    if (rest.find("--cuda-path") == std::string_view::npos) out += " --cuda-path " + root;
+  }
+  out += text.substr(at);
+  for (auto pos = out.find("<toolkit>"); pos != std::string::npos; pos = out.find("<toolkit>", pos + root.size())) out.replace(pos, 9, root);
+  return out;
+}
+
 std::vector<std::string> loader_path_warnings(const std::string& value) {
   std::vector<std::string> out;
   const auto entries = split_path_list(value, PathFlavor::posix);
@@ -92,10 +120,7 @@ std::string toolkit_cudnn_file(const Toolkit& t, const std::string& folder) {
 }
 
 unsigned toolkit_cudnn_major(const Toolkit& t) {
-  std::ifstream in(path_from_utf8(t.root) / t.include_dir / "cudnn_version.h");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto v = parse_version_header(ss.str());
+  const auto v = parse_version_header(read_text_head(path_from_utf8(t.root) / t.include_dir / "cudnn_version.h", 1 << 20).value_or(std::string()));
   return v ? v->major : 9;
 }
 
@@ -108,7 +133,8 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   if (t.os == Os::windows) {
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
-    p.folder = with_backslashes(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
+    // as this machine's user can use it: backslashes on Windows, C:\... from a WSL mount, else as given
+    p.folder = windows_toolkit_path_here(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};

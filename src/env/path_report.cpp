@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
@@ -39,19 +41,17 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
     r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, installed_dir);
     return r;
   }
-  std::vector<std::string> runpath;
+  OwnSearchPaths own;
   if (!consumer.empty()) {
     auto elf = read_elf_file(consumer);
     if (!elf) r.notes.push_back(elf.error().message);
-    else {
-      runpath = expand_origin(elf->runpath.empty() ? elf->rpath : elf->runpath, utf8_of(path_from_utf8(consumer).parent_path()));
-    }
+    else own = own_search_paths(elf->rpath, elf->runpath, utf8_of(path_from_utf8(consumer).parent_path()));
   }
   std::vector<std::string> cache;
   if (ld_cache_text) cache = parse_ldconfig_cache(*ld_cache_text);
-  else if (auto text = platform::run_capture({"ldconfig", "-p"}); text) cache = parse_ldconfig_cache(*text);
-  else r.notes.push_back("the ld.so cache could not be read (ldconfig -p): it is left out of the search order");
-  r.shadows = scan_cudnn_copies(linux_search_order(env, runpath, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
+  else if (auto text = read_ld_cache_text(); text) cache = parse_ldconfig_cache(*text);
+  else r.notes.push_back(text.error().message + ": it is left out of the search order");
+  r.shadows = scan_cudnn_copies(linux_search_order(env, own, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
   return r;
 }
 
@@ -73,7 +73,7 @@ nlohmann::json path_report_json(const PathReport& r) {
     json copies = json::array();
     for (const auto& c : r.shadows->copies)
       copies.push_back({{"dir", c.dir}, {"via", c.via}, {"file", c.main_file}, {"major", c.major}, {"version", c.version},
-                        {"wins", c.wins}, {"installed", c.installed}});
+                        {"wins", c.wins}, {"installed", c.installed}, {"machine", c.machine}, {"other_machine", c.other_machine}});
     json order = json::array();
     for (const auto& o : r.shadows->order) order.push_back({{"dir", o.dir}, {"via", o.via}});
     j["shadow_scan"] = {{"order", order}, {"copies", copies}, {"explanations", r.shadows->explanations}};
@@ -87,8 +87,8 @@ std::string shadow_table(const ShadowReport& s) {
   if (s.copies.empty()) return "  no cuDNN library on the search path\n";
   std::string out;
   for (const auto& c : s.copies)
-    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
-                       c.installed ? "  <- this toolkit" : "");
+    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}{}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
+                       c.installed ? "  <- this toolkit" : "", c.other_machine ? fmt::format("  [{}: skipped, another architecture]", c.machine) : "");
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "cudnnctl/env/reg_export.hpp"
 
+#include <charconv>
 #include <cctype>
 #include <optional>
 
@@ -47,7 +48,9 @@ std::optional<std::string> hex_bytes(std::string_view text) {
     const auto t = trim(piece);
     if (t.empty()) continue;
     if (t.size() != 2 || !std::isxdigit(static_cast<unsigned char>(t[0])) || !std::isxdigit(static_cast<unsigned char>(t[1]))) return std::nullopt;
-    out += static_cast<char>(std::stoi(t, nullptr, 16));
+    unsigned byte = 0;
+    std::from_chars(t.data(), t.data() + t.size(), byte, 16);  // two hex digits, checked above
+    out += static_cast<char>(byte);
   }
   return out;
 }
@@ -62,20 +65,11 @@ std::string utf16_string(const std::string& bytes, bool multi) {
   return s;
 }
 
-} // namespace
-
-Result<std::vector<RegKey>> parse_reg_export(std::string_view bytes, const std::string& origin) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::input_invalid, fmt::format("'{}' is not a registry export: {}", origin, why),
-                "export the Environment keys on the Windows machine: reg export \"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session "
-                "Manager\\Environment\" machine.reg and reg export HKCU\\Environment user.reg, then pass --path-file machine.reg "
-                "--path-file user.reg",
-                origin);
-  };
+// The export's logical lines (BOM and UTF-16 handled): a trailing backslash in a hex value continues it.
+std::vector<std::string> logical_lines(std::string_view bytes) {
   const bool utf16 = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0xFF && static_cast<unsigned char>(bytes[1]) == 0xFE;
   std::string text = utf16 ? utf16le_to_utf8(bytes) : std::string(bytes);
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-  // logical lines: a trailing backslash continues the value on the next line
   std::vector<std::string> lines;
   std::string pending;
   for (auto raw : split(text, '\n')) {
@@ -94,6 +88,67 @@ Result<std::vector<RegKey>> parse_reg_export(std::string_view bytes, const std::
     lines.push_back(line);
   }
   if (!pending.empty()) lines.push_back(pending);
+  return lines;
+}
+
+// A hex(...) value's bytes as the type they are.
+void read_hex_value(const std::string& kind, const std::string& data, RegValue& v) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+  if (kind == "hex(2)") v.type = "REG_EXPAND_SZ", v.data = utf16_string(data, false);
+  else if (kind == "hex(7)") v.type = "REG_MULTI_SZ", v.data = utf16_string(data, true);
+  else if (kind == "hex(1)") v.type = "REG_SZ", v.data = utf16_string(data, false);
+  else if (kind == "hex(0)") v.type = "REG_NONE", v.data = to_hex(bytes, data.size());
+  else if (kind == "hex(b)") {
+    v.type = "REG_QWORD";
+    std::uint64_t q = 0;
+    for (std::size_t k = 0; k < data.size() && k < 8; ++k) q |= static_cast<std::uint64_t>(bytes[k]) << (8 * k);
+    v.data = std::to_string(q);
+  } else v.type = "REG_BINARY", v.data = to_hex(bytes, data.size());
+}
+
+// One value's right-hand side ("text", dword:, hex(N):); an error text when it is malformed.
+std::optional<std::string> read_value(const std::string& rhs, RegValue& v) {
+  if (rhs.starts_with("\"")) {
+    if (rhs.size() < 2 || rhs.back() != '"') return fmt::format("the string value of '{}' is not closed", v.name);
+    v.type = "REG_SZ";
+    for (std::size_t k = 1; k + 1 < rhs.size(); ++k) {
+      if (rhs[k] == '\\' && k + 2 < rhs.size()) ++k;
+      v.data += rhs[k];
+    }
+    return std::nullopt;
+  }
+  if (rhs.starts_with("dword:")) {
+    v.type = "REG_DWORD";
+    const auto hex = rhs.substr(6);
+    if (hex.empty() || hex.size() > 8 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      return fmt::format("'{}' is not a dword", rhs);
+    std::uint32_t dword = 0;
+    std::from_chars(hex.data(), hex.data() + hex.size(), dword, 16);  // at most 8 hex digits, checked above
+    v.data = std::to_string(dword);
+    return std::nullopt;
+  }
+  if (rhs.starts_with("hex")) {
+    const auto colon = rhs.find(':');
+    if (colon == std::string::npos) return std::string("a hex value without ':'");
+    const auto data = hex_bytes(rhs.substr(colon + 1));
+    if (!data) return fmt::format("the hex bytes of '{}' are malformed", v.name);
+    read_hex_value(rhs.substr(0, colon), *data, v);
+    return std::nullopt;
+  }
+  return fmt::format("the value of '{}' has an unknown form '{}'", v.name, rhs.substr(0, 20));
+}
+
+} // namespace
+
+Result<std::vector<RegKey>> parse_reg_export(std::string_view bytes, const std::string& origin) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::input_invalid, fmt::format("'{}' is not a registry export: {}", origin, why),
+                "export the Environment keys on the Windows machine: reg export \"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session "
+                "Manager\\Environment\" machine.reg and reg export HKCU\\Environment user.reg, then pass --path-file machine.reg "
+                "--path-file user.reg",
+                origin);
+  };
+  const auto lines = logical_lines(bytes);
   std::size_t first = 0;
   while (first < lines.size() && trim(lines[first]).empty()) ++first;
   if (first == lines.size()) return bad("it is empty");
@@ -115,41 +170,10 @@ Result<std::vector<RegKey>> parse_reg_export(std::string_view bytes, const std::
     if (keys.empty()) return bad(fmt::format("line {} holds a value before any [key]", i + 1));
     const auto& [name, eq] = *nv;
     const std::string rhs = line.substr(eq + 1);
+    if (rhs == "-") continue;  // a deletion in a merge file
     RegValue v;
     v.name = name;
-    if (rhs == "-") continue;  // a deletion in a merge file
-    if (rhs.starts_with("\"")) {
-      if (rhs.size() < 2 || rhs.back() != '"') return bad(fmt::format("line {}: the string value of '{}' is not closed", i + 1, name));
-      v.type = "REG_SZ";
-      for (std::size_t k = 1; k + 1 < rhs.size(); ++k) {
-        if (rhs[k] == '\\' && k + 2 < rhs.size()) ++k;
-        v.data += rhs[k];
-      }
-    } else if (rhs.starts_with("dword:")) {
-      v.type = "REG_DWORD";
-      const auto hex = rhs.substr(6);
-      if (hex.empty() || hex.size() > 8 || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-        return bad(fmt::format("line {}: '{}' is not a dword", i + 1, rhs));
-      v.data = std::to_string(std::stoul(hex, nullptr, 16));
-    } else if (rhs.starts_with("hex")) {
-      const auto colon = rhs.find(':');
-      if (colon == std::string::npos) return bad(fmt::format("line {}: a hex value without ':'", i + 1));
-      const auto kind = rhs.substr(0, colon);
-      const auto data = hex_bytes(rhs.substr(colon + 1));
-      if (!data) return bad(fmt::format("line {}: the hex bytes of '{}' are malformed", i + 1, name));
-      if (kind == "hex(2)") v.type = "REG_EXPAND_SZ", v.data = utf16_string(*data, false);
-      else if (kind == "hex(7)") v.type = "REG_MULTI_SZ", v.data = utf16_string(*data, true);
-      else if (kind == "hex(1)") v.type = "REG_SZ", v.data = utf16_string(*data, false);
-      else if (kind == "hex(0)") v.type = "REG_NONE", v.data = to_hex(reinterpret_cast<const unsigned char*>(data->data()), data->size());
-      else if (kind == "hex(b)") {
-        v.type = "REG_QWORD";
-        std::uint64_t q = 0;
-        for (std::size_t k = 0; k < data->size() && k < 8; ++k) q |= static_cast<std::uint64_t>(static_cast<unsigned char>((*data)[k])) << (8 * k);
-        v.data = std::to_string(q);
-      } else v.type = "REG_BINARY", v.data = to_hex(reinterpret_cast<const unsigned char*>(data->data()), data->size());
-    } else {
-      return bad(fmt::format("line {}: the value of '{}' has an unknown form '{}'", i + 1, name, rhs.substr(0, 20)));
-    }
+    if (const auto why = read_value(rhs, v)) return bad(fmt::format("line {}: {}", i + 1, *why));
     keys.back().values.push_back(std::move(v));
   }
   return keys;
@@ -183,11 +207,9 @@ ExportedEnvironment environment_from_exports(const std::vector<RegKey>& keys) {
 Result<ExportedEnvironment> read_environment_exports(const std::vector<std::string>& files) {
   std::vector<RegKey> keys;
   for (const auto& f : files) {
-    auto text = platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20);
-    if (!text) return Unexpected<Error>(text.error());
-    auto parsed = parse_reg_export(*text, f);
-    if (!parsed) return Unexpected<Error>(parsed.error());
-    keys.insert(keys.end(), parsed->begin(), parsed->end());
+    CUDNNCTL_TRY_ASSIGN(const auto text, platform::read_input_file(f, "the registry export (--path-file)", 16ull << 20));
+    CUDNNCTL_TRY_ASSIGN(auto parsed, parse_reg_export(text, f));
+    keys.insert(keys.end(), parsed.begin(), parsed.end());
   }
   auto exported = environment_from_exports(keys);
   if (exported.sources.empty())

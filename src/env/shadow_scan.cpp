@@ -8,11 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/env/path_list.hpp"
+#include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -21,36 +23,24 @@ namespace cudnnctl {
 namespace fs = std::filesystem;
 
 std::vector<std::string> parse_ldconfig_cache(const std::string& text) {
-  // in cache order (parse_ld_cache keys by name): the folders of the lines naming libcudnn
+  // in cache order: the folders of the entries naming libcudnn
   std::vector<std::string> dirs;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find("libcudnn") == std::string::npos) continue;
-    for (const auto& [name, path] : parse_ld_cache(line)) {
-      const auto dir = utf8_of(path_from_utf8(path).parent_path());
-      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-    }
+  for (const auto& [name, path] : parse_ld_cache_entries(text)) {
+    if (name.find("libcudnn") == std::string::npos) continue;
+    const auto dir = utf8_of(path_from_utf8(path).parent_path());
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
   }
   return dirs;
 }
 
-std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const OwnSearchPaths& own,
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch) {
-  std::vector<SearchDir> order;
-  // the loader reads an empty entry as the current folder and a relative one from it: so do we
   std::error_code ec;
-  const auto cwd = fs::current_path(ec).string();
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (const auto& d : split_path_list(*v, PathFlavor::posix)) {
-      if (d.empty()) order.push_back({cwd.empty() ? "." : cwd, "LD_LIBRARY_PATH (an empty entry: the current folder)"});
-      else if (d.front() != '/') order.push_back({d, "LD_LIBRARY_PATH (relative: from the current folder)", cwd.empty() ? d : (fs::path(cwd) / d).string()});
-      else order.push_back({d, "LD_LIBRARY_PATH"});
-    }
-  for (const auto& d : runpath_dirs) order.push_back({d, "RUNPATH"});
-  for (const auto& d : ld_cache_dirs) order.push_back({d, "ld.so cache"});
-  for (const auto& d : linux_default_dirs(multiarch.empty() ? multiarch_triplet(platform::detect_host().arch) : multiarch))
-    order.push_back({d, "default folder"});
+  const auto model = LinuxSearchOrder::of(env, "", multiarch.empty() ? multiarch_triplet(platform::detect_host().arch) : multiarch,
+                                          fs::current_path(ec).string());
+  std::vector<SearchDir> order;
+  for (auto& step : model.steps(own, ld_cache_dirs))
+    order.push_back({step.dir, step.via, step.resolved == step.dir ? std::string() : step.resolved});
   return order;
 }
 
@@ -86,16 +76,35 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
   const auto name = utf8_of(p.filename());
   if (std::regex_search(name, m, full)) return m[1];
   for (const auto& header : {path_from_utf8(dir) / ".." / "include" / "cudnn_version.h", path_from_utf8(dir) / ".." / ".." / "include" / "cudnn_version.h"}) {
-    std::ifstream in(header);
-    if (!in) continue;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (const auto v = parse_version_header(ss.str()); v && v->major == major) return v->text();
+    const auto text = read_text_head(header, 1 << 20);
+    if (!text) continue;
+    if (const auto v = parse_version_header(*text); v && v->major == major) return v->text();
   }
   return fmt::format("{}.x", major);
 }
 
-ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir) {
+std::string host_library_machine(LoaderFlavor flavor) {
+  const auto arch = platform::detect_host().arch;
+  const bool arm = arch == Arch::arm64 || arch == Arch::aarch64 || arch == Arch::sbsa;
+  if (flavor == LoaderFlavor::windows) return arm ? "arm64" : "x64";
+  return arm ? "aarch64" : arch == Arch::ppc64le ? "ppc64le" : "x86_64";
+}
+
+namespace {
+// The machine a library file was built for, as its loader names it; "" when the file cannot be read as one.
+std::string library_machine(const std::string& path, LoaderFlavor flavor) {
+  if (flavor == LoaderFlavor::windows) {
+    const auto pe = read_pe_file(path);
+    return pe && pe->machine ? pe_machine_name(pe->machine) : std::string();
+  }
+  const auto elf = read_elf_file(path);
+  return elf && elf->machine ? elf_machine_name(elf->machine) : std::string();
+}
+} // namespace
+
+ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir,
+                               const std::string& process_machine) {
+  const auto expected_machine = process_machine.empty() ? host_library_machine(flavor) : process_machine;
   ShadowReport r;
   r.order = order;
   const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
@@ -120,12 +129,18 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.main_file = n;
       c.version = copy_version(sd.where(), n, c.major);
       c.installed = !installed_key.empty() && key == installed_key;
+      c.machine = library_machine(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)), flavor);
+      c.other_machine = !c.machine.empty() && c.machine != expected_machine;
+      if (c.other_machine)
+        r.explanations.push_back(fmt::format("{} (via {}) holds a cuDNN {} built for {}: the loader skips it in a {} process (another "
+                                             "architecture), so it is no candidate",
+                                             c.dir, c.via, c.version, c.machine, expected_machine));
       r.copies.push_back(std::move(c));
     }
   }
   std::optional<std::size_t> winner, installed;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
-    if (r.copies[i].major != major) continue;
+    if (r.copies[i].major != major || r.copies[i].other_machine) continue;
     if (!winner) winner = i;
     if (r.copies[i].installed && !installed) installed = i;
   }
@@ -139,7 +154,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     } else {
       for (std::size_t i = 0; i < *installed; ++i) {
         const auto& c = r.copies[i];
-        if (c.major != major) continue;
+        if (c.major != major || c.other_machine) continue;
         r.explanations.push_back(fmt::format("{} (via {}) holds cuDNN {}; it comes before the installed copy in {}, so programs load it "
                                              "instead. Remove that copy, or put {} first",
                                              c.dir, c.via, c.version, installed_dir, installed_dir));

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -20,13 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_head(const fs::path& p, std::size_t limit = 1 << 20) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s(limit, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(limit));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_head(const fs::path& p, std::size_t limit = 1 << 20) { return read_text_head(p, limit).value_or(std::string()); }
 
 // "12.4.1" -> "12.4"
 std::string major_minor(const std::string& v) {
@@ -99,8 +94,8 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
     std::smatch m;
     const auto text = read_head(r / "include" / "cuda.h");
     static const std::regex re(R"(#define\s+CUDA_VERSION\s+(\d+))");
-    if (std::regex_search(text, m, re)) {
-      const auto v = std::stoul(m[1]);
+    if (const auto parsed = std::regex_search(text, m, re) ? parse_uint(m[1].str()) : std::nullopt) {
+      const auto v = *parsed;
       t.version = fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
       t.version_source = "include/cuda.h";
     }

@@ -113,6 +113,22 @@ Result<void> move_by_copy(const std::string& a, const std::string& b) {
   return {};
 }
 
+// Test seam: see make_real_fs.
+void change_point(std::string_view op, const std::string& path) {
+  static int changes = 0;
+  ++changes;
+  if (const char* log = std::getenv("CUDNNCTL_FAULT_LOG"); log && *log) {
+    std::ofstream out(log, std::ios::app);
+    out << changes << ' ' << op << ' ' << path << '\n';
+  }
+  const char* at = std::getenv("CUDNNCTL_FAULT_AT_CHANGE");
+  if (!at || std::atoi(at) != changes) return;
+  const std::string sig = std::getenv("CUDNNCTL_FAULT_SIGNAL") ? std::getenv("CUDNNCTL_FAULT_SIGNAL") : "KILL";
+  if (sig == "INT") platform::InterruptGuard::deliver(2);
+  else if (sig == "TERM") platform::InterruptGuard::deliver(15);
+  else platform::kill_self();
+}
+
 class RealFs final : public InstallFs {
 public:
   explicit RealFs(bool always_copy) : m_always_copy(always_copy) {}
@@ -125,12 +141,15 @@ public:
     return FsEntry::file;
   }
   Result<void> make_dirs(const std::string& p) override {
+    if (entry(p) == FsEntry::directory) return {};  // nothing to change
+    change_point("make_dirs", p);
     std::error_code ec;
     fs::create_directories(path_from_utf8(p), ec);
     if (ec) return fs_error("create the folder", p, ec);
     return {};
   }
   Result<void> rename(const std::string& a, const std::string& b) override {
+    change_point("rename", a + " -> " + b);
     if (entry(b) != FsEntry::missing)
       return fail(ErrorCode::io, fmt::format("cannot move '{}' to '{}': the target exists", a, b), "", b);
     if (m_always_copy) return move_by_copy(a, b);
@@ -141,6 +160,7 @@ public:
     return {};
   }
   Result<void> write_atomic(const std::string& p, const std::string& content) override {
+    change_point("write", p);
     const std::string tmp = p + ".tmp";
     if (auto ok = platform::write_file_durably(tmp, content); !ok) {  // on the disk before it replaces anything
       std::error_code ignored;
@@ -153,6 +173,17 @@ public:
     return platform::flush_to_disk(parent_of(p));
   }
   Result<void> flush(const std::string& p) override { return platform::flush_to_disk(p); }
+  Result<void> append_line(const std::string& p, const std::string& line) override {
+    change_point("append", p);
+    {
+      std::ofstream out(path_from_utf8(p), std::ios::binary | std::ios::app);
+      if (!out) return fs_error("append to", p, std::error_code(errno ? errno : EIO, std::generic_category()));
+      out << line << '\n';
+      out.flush();
+      if (!out) return fs_error("append to", p, std::error_code(errno ? errno : EIO, std::generic_category()));
+    }
+    return platform::flush_to_disk(p);
+  }
   Result<std::string> read_text(const std::string& p) const override {
     std::ifstream in(path_from_utf8(p), std::ios::binary);
     if (!in) return fail(ErrorCode::file_not_found, fmt::format("cannot read '{}'", p), "", p);
@@ -161,12 +192,14 @@ public:
     return ss.str();
   }
   Result<void> remove_tree(const std::string& p) override {
+    change_point("remove_tree", p);
     std::error_code ec;
     fs::remove_all(path_from_utf8(p), ec);
     if (ec) return fs_error("remove", p, ec);
     return {};
   }
   Result<void> remove_file(const std::string& p) override {
+    change_point("remove_file", p);
     std::error_code ec;
     fs::remove(path_from_utf8(p), ec);
     if (ec) return fs_error("remove", p, ec);
@@ -223,6 +256,10 @@ Result<void> FaultyFs::write_atomic(const std::string& p, const std::string& c) 
 Result<void> FaultyFs::remove_tree(const std::string& p) {
   if (auto f = maybe_fail("remove", p); !f) return f;
   return m_inner.remove_tree(p);
+}
+Result<void> FaultyFs::append_line(const std::string& p, const std::string& l) {
+  if (auto f = maybe_fail("append to", p); !f) return f;
+  return m_inner.append_line(p, l);
 }
 Result<void> FaultyFs::remove_file(const std::string& p) {
   if (auto f = maybe_fail("remove", p); !f) return f;

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 
 namespace cudnnctl {
 
@@ -23,16 +23,6 @@ std::string_view to_string(StepKind k) {
 bool is_cudnn_file_name(std::string_view f) {
   const auto lower = to_lower_ascii(f);
   return lower.starts_with("cudnn") || lower.starts_with("libcudnn");
-}
-
-bool is_known_cudnn_file_name(std::string_view f) {
-  // the libraries and headers NVIDIA's archives have shipped: 7.x (cudnn), 8.x (ops/cnn/adv _infer/_train,
-  // backend) and 9.x (graph, ops, cnn, adv, engines_*, heuristic); never cudnn-frontend's headers or notes
-  static const std::regex known(
-      R"(^(lib)?cudnn(_(ops|cnn|adv)(_infer|_train)?|_graph|_backend|_engines_precompiled|_engines_runtime_compiled|_heuristic|_version)?)"
-      R"(((_v\d+)?\.h|\.so(\.\d+)*|(_static(_v\d+)?)?\.a|(64_\d+)?\.(dll|lib))$)",
-      std::regex::icase);
-  return std::regex_match(std::string(f), known);
 }
 
 namespace {
@@ -148,7 +138,7 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in) {
   // ---- what is there now: replaced files are backed up; other cuDNN files are stale
   for (const auto& existing : in.existing) {
     const std::string file(base_name(existing));
-    if (!is_known_cudnn_file_name(file)) continue;
+    if (!is_cudnn_release_file(file, tk.os)) continue;
     const auto lower = to_lower_ascii(existing);
     bool replaced = false;
     for (auto& s : plan.steps)

@@ -12,6 +12,8 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/install/content_check.hpp"
 #include "cudnnctl/install/placement.hpp"
 #include "cudnnctl/install/state_check.hpp"
@@ -40,6 +42,39 @@ void drop_empty_state(const std::string& state, InstallFs& fs) {
   for (const auto& f : fs.list(state)) (void)fs.remove_file(state + "/" + f);
   std::error_code ec;
   if (std::filesystem::is_empty(path_from_utf8(state), ec)) (void)fs.remove_tree(state);
+}
+
+// The folders the toolkit's layout names (the state folder, include, the library and DLL folders, bin on Windows)
+// must stay inside the root: a link to a folder inside it (CUDA's lib64 -> targets/x86_64-linux/lib) is
+// fine, one that leads out is refused before anything is created, moved or removed. The state folder
+// itself must be a real folder: cudnnctl never makes it a link.
+Result<void> check_layout(const Toolkit& t, const InstallFs& fs) {
+  const auto state = state_dir_of(t);
+  if (const auto kind = fs.entry(state); kind == FsEntry::symlink || kind == FsEntry::file)
+    return fail(ErrorCode::unsafe_state,
+                fmt::format("refusing the toolkit {}: its state folder '{}' is {}", t.root, state, kind == FsEntry::symlink ? "a link" : "a file"),
+                "cudnnctl makes .cudnnctl as a real folder and never follows it elsewhere; nothing was changed. Remove or "
+                "replace it, then run cudnnctl again",
+                state);
+  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
+  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
+  if (t.os == Os::windows) dirs.push_back("bin");  // cuDNN DLLs there are stale on CUDA 13 trees: removed (Linux: never touched)
+  for (const auto& d : dirs)
+    if (auto ok = check_resolves_inside(t.root + "/" + d, t.root, fmt::format("the toolkit's {} folder", d), true); !ok) return ok;
+  return {};
+}
+
+// Every path of a receipt resolves inside the toolkit (its text was checked by check_receipt_paths).
+Result<void> check_receipt_resolves(const Receipt& r, const std::string& root) {
+  std::vector<std::string> paths = {r.backup_dir};
+  for (const auto& f : r.files) paths.push_back(f.path);
+  for (const auto& b : r.replaced) {
+    paths.push_back(b.path);
+    paths.push_back(b.backup);
+  }
+  for (const auto& p : paths)
+    if (auto ok = check_resolves_inside(root + "/" + p, root, "a path in the receipt"); !ok) return ok;
+  return {};
 }
 
 // Creates the state folder, takes the lock and finishes or rolls back an interrupted run.
@@ -113,7 +148,7 @@ Result<void> check_archive_readable(const std::string& path) {
 
 // The receipt, if there is one. One that cannot be read or parsed, or that names paths outside the
 // toolkit, is an error: ignoring it or carrying it forward would lose track of what is installed.
-Result<std::optional<Receipt>> read_receipt(const std::string& state, const InstallFs& fs) {
+Result<std::optional<Receipt>> read_receipt(const std::string& state, const InstallFs& fs, const std::string& root) {
   const auto path = receipt_path(state);
   if (fs.entry(path) == FsEntry::missing) return std::optional<Receipt>();
   auto text = fs.read_text(path);
@@ -121,6 +156,7 @@ Result<std::optional<Receipt>> read_receipt(const std::string& state, const Inst
   auto r = receipt_from_json(*text, path);
   if (!r) return Unexpected<Error>(r.error());
   if (auto ok = check_receipt_paths(*r, path); !ok) return Unexpected<Error>(ok.error());
+  if (auto ok = check_receipt_resolves(*r, root); !ok) return Unexpected<Error>(ok.error());
   return std::optional<Receipt>(std::move(*r));
 }
 
@@ -133,7 +169,7 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
   if (t.os == Os::windows && t.dll_dir != "bin") dirs.push_back("bin");
   for (const auto& d : dirs)
     for (const auto& f : fs.list(t.root + "/" + d))
-      if (is_known_cudnn_file_name(f)) out.push_back(d + "/" + f);
+      if (is_cudnn_release_file(f, t.os)) out.push_back(d + "/" + f);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -147,6 +183,18 @@ Result<VerifyOutcome> verify_file(const InstallRequest& req) {
   auto hash = sha256_file(req.archive_path);
   if (!hash) return Unexpected<Error>(hash.error());
   return judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+}
+
+// The staged folder of the archive's main Linux shared library (contract: libcudnn.so.N[.M.P]), or "" when it
+// has none (a Windows zip).
+std::string staged_library_dir(const std::string& staging, const ArchiveListing& listing) {
+  for (const auto& e : listing.entries) {
+    const auto name = base_name(e.name);
+    if (e.type != EntryType::file) continue;
+    if (const auto f = classify_cudnn_file(name, Os::linux_os); f && f->main())
+      return staging + "/" + e.name.substr(0, e.name.size() - name.size());
+  }
+  return {};
 }
 
 std::string header_text(const std::string& staging, const ArchiveName& name, const ArchiveListing& listing, const InstallFs& fs) {
@@ -272,16 +320,28 @@ Result<void> add_receipt_moves(Placement& placed, const Toolkit& tk, const std::
   return {};
 }
 
+// What happened, counted so that it adds up: the files placed are the new ones plus those that replaced a
+// file; the originals kept are the replaced ones plus the stale ones removed. No backup is named when
+// nothing was kept. The backup folder in this machine's convention (the receipt keeps '/').
+std::string install_summary(const std::string& name, const Toolkit& tk, std::size_t placed, std::size_t originals, std::size_t stale,
+                            const std::string& backup_relative) {
+  const std::size_t replaced = originals - stale;
+  auto text = fmt::format("installed {} into {}: {} file{} placed ({} new, {} replaced)", name, tk.root, placed, placed == 1 ? "" : "s",
+                          placed - replaced, replaced);
+  if (stale) text += fmt::format(", {} stale cuDNN file{} removed", stale, stale == 1 ? "" : "s");
+  if (originals == 0) return text;
+  const auto kept = tk.os == Os::windows ? windows_toolkit_path_here(backup_relative) : backup_relative;
+  return text + fmt::format("; the {} original{} {} kept in {}", originals, originals == 1 ? "" : "s", originals == 1 ? "is" : "are", kept);
+}
+
 InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPlan plan, Placement placed, InstallOutcome out) {
   out.changed = true;
   out.plan = std::move(plan);
   out.warnings.insert(out.warnings.end(), out.plan.warnings.begin(), out.plan.warnings.end());
   out.receipt = std::move(placed.receipt);
   const auto stale = std::count_if(out.plan.steps.begin(), out.plan.steps.end(), [](const PlanStep& s) { return s.kind == StepKind::remove_stale; });
-  // the backup folder as the toolkit's own system writes paths (the receipt keeps '/')
-  const auto kept = tk.os == Os::windows ? with_backslashes(placed.backup_relative) : placed.backup_relative;
-  out.summary = fmt::format("installed {} into {}: {} files, {} replaced (kept in {}), {} stale cuDNN files removed", req.name.canonical,
-                            tk.root, out.receipt->files.size(), out.receipt->replaced.size() - static_cast<std::size_t>(stale), kept, stale);
+  out.summary = install_summary(req.name.canonical, tk, out.receipt->files.size(), out.receipt->replaced.size(),
+                                static_cast<std::size_t>(stale), placed.backup_relative);
   return out;
 }
 
@@ -290,6 +350,7 @@ InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPl
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
   const Toolkit tk = resolved(req.toolkit);
   if (auto ok = check_archive_readable(req.archive_path); !ok) return Unexpected<Error>(ok.error());
+  if (auto ok = check_layout(tk, fs); !ok) return Unexpected<Error>(ok.error());
   if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
   if (auto ok = check_compatibility(req.name, tk, req.support, req.force); !ok) return Unexpected<Error>(ok.error());
@@ -302,7 +363,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   if (!out.recovered.empty()) log::info("install: {}", out.recovered);
   StateCleanup cleanup{state, fs, !state_existed};
 
-  auto previous = read_receipt(state, fs);
+  auto previous = read_receipt(state, fs, tk.root);
   if (!previous) return Unexpected<Error>(previous.error());
   auto same = compare_with_installed(req, tk, *previous, fs, out);
   if (!same) return Unexpected<Error>(same.error());
@@ -321,6 +382,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   eo.policy = policy_for(req);
   eo.hash_members = true;
   eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
+  eo.on_total = req.on_total;
   eo.on_bytes = req.on_bytes;
   auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
   if (!extracted) return drop_staging(extracted.error());
@@ -328,6 +390,9 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 
   log::Phase plan_phase("plan");
   if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
+  if (req.check_staged_libraries)
+    if (const auto dir = staged_library_dir(staging, listing); !dir.empty())
+      if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
   if (!same->repair.empty()) return repair_install(req, tk, **previous, same->repair, std::move(*plan), staging, id, fs, std::move(out));
@@ -347,6 +412,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
   UninstallOutcome out;
   const Toolkit tk = resolved(given);
+  if (auto ok = check_layout(tk, fs); !ok) return Unexpected<Error>(ok.error());
   const auto state = state_dir_of(tk);
   if (fs.entry(state) == FsEntry::missing)
     return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
@@ -354,7 +420,7 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
   auto locked = lock_and_recover(tk, fs);
   if (!locked) return Unexpected<Error>(locked.error());
   out.recovered = locked->recovered;
-  auto read = read_receipt(state, fs);
+  auto read = read_receipt(state, fs, tk.root);
   if (!read) return Unexpected<Error>(read.error());
   const auto& receipt = *read;
   if (!receipt) {

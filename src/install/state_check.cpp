@@ -118,6 +118,57 @@ Result<void> check_journal_paths(const Journal& j, const std::vector<std::string
   return {};
 }
 
+namespace {
+// `p` with every link resolved; the part that does not exist yet is appended as it is
+std::string resolved_path(const std::string& p) {
+  std::error_code ec;
+  const auto r = fs::weakly_canonical(path_from_utf8(p), ec);
+  return ec ? std::string() : utf8_of(r);
+}
+} // namespace
+
+Result<void> check_resolves_inside(const std::string& path, const std::string& root_in, const std::string& origin, bool follow_last) {
+  const auto root = resolved_path(root_in);
+  const auto p = path_from_utf8(path);
+  std::string where = follow_last ? resolved_path(path) : resolved_path(utf8_of(p.parent_path()));
+  if (!follow_last && !where.empty()) where += "/" + utf8_of(p.filename());
+  const bool inside = !root.empty() && !where.empty() && (with_slashes(where) == with_slashes(root) || is_below(where, root));
+  if (inside) return {};
+  return fail(ErrorCode::unsafe_state,
+              fmt::format("refusing to act on '{}' ({}): it resolves to '{}', outside the toolkit {}", path, origin,
+                          where.empty() ? "?" : where, root_in),
+              "a link inside the toolkit leads out of it (or the state was forged); cudnnctl follows no link out of the "
+              "toolkit. Nothing was changed: replace the link with a real folder, or remove the forged state",
+              path);
+}
+
+Result<void> check_resolves_inside_any(const std::string& path, const std::vector<std::string>& roots, const std::string& origin) {
+  Result<void> last = fail(ErrorCode::unsafe_state, fmt::format("refusing to act on '{}' ({}): no folder may be changed", path, origin), "", path);
+  for (const auto& r : roots) {
+    last = check_resolves_inside(path, r, origin);
+    if (last) return last;
+  }
+  if (roots.size() > 1) last.error().message += fmt::format(" (nor inside {})", fmt::join(roots, " or "));
+  return last;
+}
+
+Result<void> check_journal_resolves(const Journal& j, const std::string& root) { return check_journal_resolves(j, std::vector<std::string>{root}); }
+
+Result<void> check_journal_resolves(const Journal& j, const std::vector<std::string>& roots) {
+  for (const auto& m : j.moves)
+    for (const auto* p : {&m.from, &m.to})
+      if (auto ok = check_resolves_inside_any(*p, roots, "a move in the install journal"); !ok) return ok;
+  for (const auto* list : {&j.remove_on_commit, &j.remove_on_rollback})
+    for (const auto& d : *list) {
+      if (auto ok = check_resolves_inside_any(d, roots, "a folder the install journal removes"); !ok) return ok;
+      std::error_code ec;
+      if (fs::is_symlink(fs::symlink_status(path_from_utf8(d), ec)))
+        return fail(ErrorCode::unsafe_state, fmt::format("refusing the install journal: the folder '{}' it removes is a link", d),
+                    "cudnnctl makes these folders itself and never as links, so the state was forged; nothing was changed", d);
+    }
+  return {};
+}
+
 std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root) {
   std::vector<LeftoverStaging> out;
   std::error_code ec;

@@ -1,5 +1,6 @@
 #include "cudnnctl/loader/elf_reader.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -14,6 +15,8 @@ namespace {
 constexpr std::uint32_t k_pt_load = 1, k_pt_dynamic = 2;
 constexpr std::int64_t k_dt_null = 0, k_dt_needed = 1, k_dt_strtab = 5, k_dt_strsz = 10, k_dt_soname = 14, k_dt_rpath = 15,
                        k_dt_runpath = 29;
+constexpr std::int64_t k_dt_verdef = 0x6ffffffc, k_dt_verdefnum = 0x6ffffffd, k_dt_verneed = 0x6ffffffe, k_dt_verneednum = 0x6fffffff;
+constexpr std::uint64_t k_max_version_entries = 4096;  // per table: real libraries have a few dozen
 
 class Reader {
 public:
@@ -40,6 +43,95 @@ struct Segment {
   std::uint32_t type;
   std::uint64_t offset, vaddr, filesz;
 };
+
+// The file offset of a virtual address, through the loaded segment that maps it.
+std::optional<std::uint64_t> file_offset(const std::vector<Segment>& loads, std::uint64_t vaddr) {
+  for (const auto& s : loads)
+    if (vaddr >= s.vaddr && vaddr - s.vaddr < s.filesz) return s.offset + (vaddr - s.vaddr);
+  return std::nullopt;
+}
+
+struct DynamicTags {
+  std::uint64_t strtab_vaddr = 0, strsz = 0;
+  std::optional<std::uint64_t> soname, runpath, rpath, verneed, verdef;
+  std::uint64_t verneednum = 0, verdefnum = 0;
+  std::vector<std::uint64_t> needed;
+};
+
+DynamicTags scan_dynamic(const Reader& r, const std::string& dyn, std::size_t entry) {
+  DynamicTags t;
+  for (std::size_t off = 0; off + entry <= dyn.size(); off += entry) {
+    const auto tag = static_cast<std::int64_t>(r.num(dyn, off, entry / 2));
+    const auto val = r.num(dyn, off + entry / 2, entry / 2);
+    if (tag == k_dt_null) break;
+    if (tag == k_dt_needed) t.needed.push_back(val);
+    else if (tag == k_dt_strtab) t.strtab_vaddr = val;
+    else if (tag == k_dt_strsz) t.strsz = val;
+    else if (tag == k_dt_soname) t.soname = val;
+    else if (tag == k_dt_runpath) t.runpath = val;
+    else if (tag == k_dt_rpath) t.rpath = val;
+    else if (tag == k_dt_verneed) t.verneed = val;
+    else if (tag == k_dt_verneednum) t.verneednum = val;
+    else if (tag == k_dt_verdef) t.verdef = val;
+    else if (tag == k_dt_verdefnum) t.verdefnum = val;
+  }
+  return t;
+}
+
+using StringAt = std::function<std::optional<std::string>(std::uint64_t)>;
+
+// Elf_Verneed {vn_version:2, vn_cnt:2, vn_file:4, vn_aux:4, vn_next:4} chains Elf_Vernaux {vna_hash:4,
+// vna_flags:2, vna_other:2, vna_name:4, vna_next:4}; the same 16-byte layouts in ELF32 and ELF64.
+// Every entry is fetched on its own (16 bytes) and every count is bounded: the chains may point anywhere.
+bool read_verneed(const Reader& r, std::uint64_t at, std::uint64_t count, const StringAt& string_at,
+                  std::vector<ElfDynamicInfo::VersionNeed>& out) {
+  if (count > k_max_version_entries) return false;
+  std::uint64_t total_aux = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::string vn;
+    if (!r.fetch(at, 16, vn)) return false;
+    const auto cnt = r.num(vn, 2, 2), file = r.num(vn, 4, 4), aux = r.num(vn, 8, 4), next = r.num(vn, 12, 4);
+    const auto file_name = string_at(file);
+    if (!file_name) return false;
+    std::uint64_t aux_at = at + aux;
+    for (std::uint64_t k = 0; k < cnt; ++k) {
+      if (++total_aux > k_max_version_entries) return false;
+      std::string va;
+      if (!r.fetch(aux_at, 16, va)) return false;
+      const auto name = string_at(r.num(va, 8, 4));
+      if (!name) return false;
+      out.push_back({*file_name, *name});
+      const auto aux_next = r.num(va, 12, 4);
+      if (aux_next == 0) break;
+      aux_at += aux_next;
+    }
+    if (next == 0) break;
+    at += next;
+  }
+  return true;
+}
+
+// Elf_Verdef {vd_version:2, vd_flags:2, vd_ndx:2, vd_cnt:2, vd_hash:4, vd_aux:4, vd_next:4}; its first
+// Elf_Verdaux {vda_name:4, vda_next:4} names the version (the others name its parents).
+bool read_verdef(const Reader& r, std::uint64_t at, std::uint64_t count, const StringAt& string_at,
+                 std::vector<std::string>& out) {
+  if (count > k_max_version_entries) return false;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::string vd;
+    if (!r.fetch(at, 20, vd)) return false;
+    const auto cnt = r.num(vd, 6, 2), aux = r.num(vd, 12, 4), next = r.num(vd, 16, 4);
+    if (cnt > 0) {
+      std::string va;
+      if (!r.fetch(at + aux, 8, va)) return false;
+      const auto name = string_at(r.num(va, 0, 4));
+      if (!name) return false;
+      out.push_back(*name);
+    }
+    if (next == 0) break;
+    at += next;
+  }
+  return true;
+}
 
 } // namespace
 
@@ -102,45 +194,38 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
   std::string dyn;
   if (!r.fetch(dynamic->offset, static_cast<std::size_t>(dynamic->filesz), dyn)) return bad("its dynamic section lies past the end of the file");
 
-  std::uint64_t strtab_vaddr = 0, strsz = 0;
-  std::optional<std::uint64_t> soname, runpath, rpath;
-  std::vector<std::uint64_t> needed;
-  for (std::size_t off = 0; off + entry <= dyn.size(); off += entry) {
-    const auto tag = static_cast<std::int64_t>(r.num(dyn, off, entry / 2));
-    const auto val = r.num(dyn, off + entry / 2, entry / 2);
-    if (tag == k_dt_null) break;
-    if (tag == k_dt_needed) needed.push_back(val);
-    else if (tag == k_dt_strtab) strtab_vaddr = val;
-    else if (tag == k_dt_strsz) strsz = val;
-    else if (tag == k_dt_soname) soname = val;
-    else if (tag == k_dt_runpath) runpath = val;
-    else if (tag == k_dt_rpath) rpath = val;
-  }
-  if (needed.empty() && !soname && !runpath && !rpath) return info;
+  const auto t = scan_dynamic(r, dyn, entry);
+  if (t.needed.empty() && !t.soname && !t.runpath && !t.rpath && !t.verneed && !t.verdef) return info;
   // DT_STRTAB holds an address: find the loaded segment that maps it to a file offset
-  std::optional<std::uint64_t> strtab_offset;
-  for (const auto& s : loads)
-    if (strtab_vaddr >= s.vaddr && strtab_vaddr - s.vaddr < s.filesz) strtab_offset = s.offset + (strtab_vaddr - s.vaddr);
+  const auto strtab_offset = file_offset(loads, t.strtab_vaddr);
   if (!strtab_offset) return bad("its string table is not inside any loaded segment");
-  if (strsz == 0 || strsz > (1u << 26)) return bad("its string table has an odd size");
+  if (t.strsz == 0 || t.strsz > (1u << 26)) return bad("its string table has an odd size");
   std::string strtab;
-  if (!r.fetch(*strtab_offset, static_cast<std::size_t>(strsz), strtab)) return bad("its string table lies past the end of the file");
-  auto string_at = [&](std::uint64_t at) -> std::optional<std::string> {
+  if (!r.fetch(*strtab_offset, static_cast<std::size_t>(t.strsz), strtab)) return bad("its string table lies past the end of the file");
+  const StringAt string_at = [&](std::uint64_t at) -> std::optional<std::string> {
     if (at >= strtab.size()) return std::nullopt;
     const auto end = strtab.find('\0', static_cast<std::size_t>(at));
     if (end == std::string::npos) return std::nullopt;
     return strtab.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at));
   };
-  for (auto n : needed) {
+  for (auto n : t.needed) {
     auto s = string_at(n);
     if (!s) return bad("a DT_NEEDED entry points outside the string table");
     info.needed.push_back(std::move(*s));
   }
-  for (auto [slot, value] : {std::pair{&soname, &info.soname}, std::pair{&runpath, &info.runpath}, std::pair{&rpath, &info.rpath}}) {
+  for (auto [slot, value] : {std::pair{&t.soname, &info.soname}, std::pair{&t.runpath, &info.runpath}, std::pair{&t.rpath, &info.rpath}}) {
     if (!*slot) continue;
     auto s = string_at(**slot);
     if (!s) return bad("a dynamic entry points outside the string table");
     *value = std::move(*s);
+  }
+  if (t.verneed) {
+    const auto at = file_offset(loads, *t.verneed);
+    if (!at || !read_verneed(r, *at, t.verneednum, string_at, info.version_needs)) return bad("its version-needed table is malformed");
+  }
+  if (t.verdef) {
+    const auto at = file_offset(loads, *t.verdef);
+    if (!at || !read_verdef(r, *at, t.verdefnum, string_at, info.version_defs)) return bad("its version-definition table is malformed");
   }
   return info;
 }

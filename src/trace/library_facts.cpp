@@ -12,12 +12,14 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -26,13 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_bounded(const fs::path& p, std::size_t limit) {
-  std::ifstream in(p, std::ios::binary);
-  std::string s(limit, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(limit));
-  s.resize(static_cast<std::size_t>(in.gcount()));
-  return s;
-}
+std::string read_bounded(const fs::path& p, std::size_t limit) { return read_text_head(p, limit).value_or(std::string()); }
 
 // A wheel's RECORD that lists a file of this name and size: "<dist>-<version>.dist-info".
 std::string wheel_version(const fs::path& file) {
@@ -78,15 +74,6 @@ std::string receipt_listing(const fs::path& file) {
   return {};
 }
 
-struct LdCache {
-  std::multimap<std::string, std::string> by_name;  // name -> path, cache order
-  LdCache() {
-    auto text = platform::run_capture({"ldconfig", "-p"});
-    if (!text) text = platform::run_capture({"/sbin/ldconfig", "-p"});
-    if (!text) return;
-    for (auto& [name, path] : parse_ld_cache_entries(*text)) by_name.emplace(std::move(name), std::move(path));
-  }
-};
 
 } // namespace
 
@@ -118,11 +105,10 @@ LibraryFacts describe_library_file(const std::string& path) {
 }
 
 TraceSeams real_trace_seams(const platform::Environment& env) {
-  auto cache = std::make_shared<std::unique_ptr<LdCache>>();
-  std::vector<std::string> ld_library_path;
-  if (auto v = env.get("LD_LIBRARY_PATH"))
-    for (const auto& d : split_path_list(*v, PathFlavor::posix))
-      if (!d.empty()) ld_library_path.push_back(d);
+  // the loader's model (env/linux_loader), built on first use: the ld.so cache is read only when asked
+  auto model = std::make_shared<std::optional<LinuxSearchOrder>>();
+  std::map<std::string, std::string> loader_env;
+  if (auto v = env.get("LD_LIBRARY_PATH")) loader_env.emplace("LD_LIBRARY_PATH", *v);
   std::vector<std::string> usual;  // places copies live that are not on a search path
   std::error_code ec;
   for (const auto& root : {fs::path("/usr/local"), fs::path("/opt")})
@@ -139,27 +125,25 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
 
   TraceSeams s;
   s.describe = describe_library_file;
-  s.other_copies = [cache, ld_library_path, usual](const std::string& path, const std::string& requester) {
+  s.file_exists = [](const std::string& path) {
+    std::error_code err;
+    return fs::is_regular_file(path, err);
+  };
+  s.other_copies = [model, loader_env, usual](const std::string& path, const std::string& requester) {
     // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
     // Linux's: not run for them)
     if (to_lower_ascii(fs::path(path).extension().string()) == ".dll") return std::vector<OtherCopy>{};
-    if (!*cache) *cache = std::make_unique<LdCache>();
+    if (!*model) {
+      std::error_code cwd_error;
+      *model = LinuxSearchOrder::of(platform::MapEnvironment(loader_env), read_ld_cache_text().value_or(std::string()),
+                                    multiarch_triplet(platform::detect_host().arch), fs::current_path(cwd_error).string());
+    }
     const auto name = fs::path(path).filename().string();
-    std::vector<std::pair<std::string, std::string>> order;  // dir, via
-    for (const auto& d : ld_library_path) order.emplace_back(d, "LD_LIBRARY_PATH");
+    OwnSearchPaths own;
     if (!requester.empty())
-      if (auto elf = read_elf_file(requester)) {
-        const auto origin = fs::path(requester).parent_path().string();
-        for (auto d : split(elf->runpath.empty() ? elf->rpath : elf->runpath, ':')) {
-          std::string dir(d);
-          for (const std::string tag : {"$ORIGIN", "${ORIGIN}"})
-            for (auto pos = dir.find(tag); pos != std::string::npos; pos = dir.find(tag)) dir.replace(pos, tag.size(), origin);
-          if (!dir.empty()) order.emplace_back(dir, "RUNPATH");
-        }
-      }
-    const auto range = (*cache)->by_name.equal_range(name);
-    for (auto it = range.first; it != range.second; ++it) order.emplace_back(fs::path(it->second).parent_path().string(), "ld.so cache");
-    for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib", "/lib64", "/usr/lib64"}) order.emplace_back(d, "default folder");
+      if (auto elf = read_elf_file(requester)) own = own_search_paths(elf->rpath, elf->runpath, fs::path(requester).parent_path().string());
+    std::vector<std::pair<std::string, std::string>> order;  // dir, via
+    for (auto& step : (*model)->steps(own, (*model)->cache_dirs_for_name(name))) order.emplace_back(step.resolved, step.via);
     const auto loaded_dir = fs::path(path).parent_path();
     std::error_code e2;
     auto position = [&](const fs::path& dir) -> std::ptrdiff_t {

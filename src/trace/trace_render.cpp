@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cudnnctl/doctor/signatures.hpp"
 
 namespace cudnnctl {

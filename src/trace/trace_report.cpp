@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/strings.hpp"
+
 namespace cudnnctl {
 
 namespace {
@@ -61,11 +63,9 @@ std::vector<TraceEvent> parse_trace_events(std::string_view text) {
     if (f.size() != 5 || f[0].size() != 1 || std::string("PSO").find(f[0][0]) == std::string::npos) continue;
     TraceEvent e;
     e.kind = f[0][0];
-    try {
-      e.pid = std::stol(f[1]);
-    } catch (...) {
-      continue;
-    }
+    const auto pid = parse_uint(f[1]);
+    if (!pid) continue;
+    e.pid = static_cast<long>(*pid);
     e.a = f[2], e.b = f[3], e.c = f[4];
     out.push_back(std::move(e));
   }
@@ -96,10 +96,10 @@ LibraryKind classify_library(std::string_view file_name) {
   unsigned number = 0;
   if (std::regex_match(name, m, so)) {
     stem = m[1];
-    number = m[2].matched ? static_cast<unsigned>(std::stoul(m[2])) : 0;
+    number = m[2].matched ? parse_uint_or(m[2].str(), 0) : 0;  // a number too large to be a major: unknown (0)
   } else if (std::regex_match(name, m, dll)) {
     stem = m[1];
-    number = static_cast<unsigned>(std::stoul(m[2]));
+    number = parse_uint_or(m[2].str(), 0);
     if (number >= 100) number /= 10;  // nvrtc64_120_0.dll, cudart64_110.dll: CUDA 12, 11
     if (number >= 100) number /= 10;
   } else if (name == "nvcuda.dll") {
@@ -210,11 +210,16 @@ LoadedLibrary on_open(TraceState& st, const TraceEvent& e, std::size_t order, co
 }
 
 // requests no load answered, with the folders tried (the linker's per-CPU subfolders left out)
-std::vector<MissingLibrary> unanswered(const TraceState& st) {
+std::vector<MissingLibrary> unanswered(const TraceState& st, const TraceSeams& seams) {
   std::vector<MissingLibrary> out;
+  const auto probe = [&](const auto& a) {
+    if (!seams.file_exists) return false;
+    if (a.name.find('/') != std::string::npos && seams.file_exists(a.name)) return true;
+    return std::any_of(a.tried.begin(), a.tried.end(), [&](const std::string& t) { return seams.file_exists(t.substr(t.find('\t') + 1)); });
+  };
   for (const auto& [pid, list] : st.asked)
     for (const auto& a : list) {
-      if (a.resolved) continue;
+      if (a.resolved || probe(a)) continue;  // a probe asked, found the file and loaded nothing: not missing
       MissingLibrary m{pid, a.name, a.requester, {}};
       for (const auto& t : a.tried) {
         auto d = dir_name(t.substr(t.find('\t') + 1));
@@ -311,10 +316,7 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
   for (const auto& e : events) {
     if (e.kind == 'P') {
       st.program[e.pid] = e.b;
-      try {
-        st.parent[e.pid] = std::stol(e.a);
-      } catch (...) {
-      }
+      if (const auto ppid = parse_uint(e.a)) st.parent[e.pid] = static_cast<long>(*ppid);
       continue;
     }
     st.active.insert(e.pid);
@@ -326,7 +328,7 @@ TraceReport build_trace_report(const std::vector<TraceEvent>& events, const Trac
     if (const auto it = st.cudnn_version_asked.find(lib.path); lib.kind.family == LibFamily::cudnn && it != st.cudnn_version_asked.end())
       if (lib.facts.version.empty() || lib.facts.version_source == "SONAME")
         lib.facts.version = it->second, lib.facts.version_source = "the sub-library names it asks for";
-  r.missing = unanswered(st);
+  r.missing = unanswered(st, seams);
   for (long pid : st.active)
     r.processes.push_back({pid, st.parent.contains(pid) ? st.parent.at(pid) : 0, st.program.contains(pid) ? st.program.at(pid) : std::string()});
   for (const auto& proc : r.processes) process_faults(proc.pid, st, want_cudnn, r);

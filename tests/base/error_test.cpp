@@ -42,3 +42,42 @@ TEST_CASE("errors carry code, message, hint and path", "[error]") {
   CHECK(exit_code_for(ErrorCode::name_malformed) == ExitCode::unrecognised_name);
   CHECK(exit_code_for(ErrorCode::usage) == ExitCode::usage);
 }
+
+namespace {
+Result<int> number(bool ok) {
+  if (!ok) return fail(ErrorCode::input_invalid, "not a number", "give one", "n.txt");
+  return 42;
+}
+Result<void> checked(bool ok) {
+  if (!ok) return fail(ErrorCode::usage, "bad usage");
+  return {};
+}
+Result<std::string> twice(bool number_ok, bool check_ok, int& reached) {
+  CUDNNCTL_TRY_ASSIGN(const int n, number(number_ok));
+  reached = 1;
+  CUDNNCTL_TRY(checked(check_ok));
+  reached = 2;
+  return std::to_string(n * 2);
+}
+} // namespace
+
+TEST_CASE("CUDNNCTL_TRY and CUDNNCTL_TRY_ASSIGN return the first error unchanged, or go on with the value", "[error]") {
+  int reached = 0;
+  const auto ok = twice(true, true, reached);
+  REQUIRE(ok);
+  CHECK(*ok == "84");
+  CHECK(reached == 2);
+
+  reached = 0;
+  const auto bad_number = twice(false, true, reached);
+  REQUIRE_FALSE(bad_number);
+  CHECK(reached == 0);
+  CHECK(bad_number.error().code == ErrorCode::input_invalid);
+  CHECK(bad_number.error().hint == "give one");
+  CHECK(bad_number.error().path == "n.txt");
+
+  const auto bad_check = twice(true, false, reached);
+  REQUIRE_FALSE(bad_check);
+  CHECK(reached == 1);
+  CHECK(bad_check.error().code == ErrorCode::usage);
+}

@@ -68,3 +68,15 @@ TEST_CASE("incomplete_utf8_tail: a sequence cut at the end is held back", "[stri
   CHECK(incomplete_utf8_tail("ab\xe6\x88\x91") == 0);
   CHECK(incomplete_utf8_tail("\xff") == 0);
 }
+
+TEST_CASE("parse_uint: digits that fit 32 bits, never a throw on anything else", "[strings]") {
+  CHECK(parse_uint("0") == 0u);
+  CHECK(parse_uint("009") == 9u);
+  CHECK(parse_uint("4294967295") == 4294967295u);
+  CHECK_FALSE(parse_uint("4294967296").has_value());
+  CHECK_FALSE(parse_uint("99999999999999999999").has_value());  // the name of the hostile review's N6 library
+  CHECK_FALSE(parse_uint("").has_value());
+  CHECK_FALSE(parse_uint("-1").has_value());
+  CHECK_FALSE(parse_uint("12a").has_value());
+  CHECK(parse_uint_or("99999999999999999999", 0) == 0u);
+}

@@ -24,7 +24,7 @@ ArchiveLibraries archive_9_10() {
 }
 } // namespace
 
-TEST_CASE("RECORD rows: CRLF, quoted fields, sizes; the hash in RECORD's base64", "[bundle]") {
+TEST_CASE("RECORD rows: CRLF, quoted fields, sizes, and the hash in RECORD's base64", "[bundle]") {
   const std::string text = "nvidia/cudnn/lib/libcudnn.so.9,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,0\r\n"
                            "\"odd,name.txt\",sha256=abc,12\r\n"
                            "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD,,\r\n";
@@ -42,7 +42,7 @@ TEST_CASE("RECORD rows: CRLF, quoted fields, sizes; the hash in RECORD's base64"
   CHECK(!parse_record("a,b,12x\n", "RECORD"));
 }
 
-TEST_CASE("versions compare by number; cudnnGetVersion's number", "[bundle]") {
+TEST_CASE("versions compare by number, and so does cudnnGetVersion's number", "[bundle]") {
   CHECK(compare_versions("9.10.2.21", "9.1.0.70") > 0);
   CHECK(compare_versions("9.1.0", "9.1.0.0") == 0);
   CHECK(compare_versions("9.1.0.70", "9.19.0") < 0);

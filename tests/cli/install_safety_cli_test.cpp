@@ -220,7 +220,7 @@ TEST_CASE("stale cuDNN means cuDNN's own names: cudnn-frontend headers and notes
   const auto before = snapshot(s.root);
   const auto r = s.install(s.root);
   REQUIRE(r.code == 0);
-  CHECK_THAT(r.out, Catch::Contains("1 stale cuDNN files removed"));
+  CHECK_THAT(r.out, Catch::Contains("1 stale cuDNN file removed"));
   CHECK(fs::exists(root / "include/cudnn_frontend.h"));
   CHECK(fs::exists(root / "include/cudnn_frontend_utils.h"));
   CHECK(fs::exists(root / "lib64/cudnn_README.txt"));

@@ -107,3 +107,27 @@ TEST_CASE("the help text names the program", "[cli][usage]") {
   CHECK_THAT(top.out, Catch::Contains("Usage: cudnnctl [OPTIONS] SUBCOMMAND"));
   CHECK_THAT(run({"path", "--help"}).out, Catch::Contains("Usage: cudnnctl path [OPTIONS]"));
 }
+
+TEST_CASE("doctor --list-checks and --check through the binary", "[cli][doctor]") {
+  const auto list = run({"doctor", "--list-checks", "--json"});
+  CHECK(list.code == 0);
+  const auto doc = parse_json(list.out);
+  REQUIRE(doc["checks"].size() > 20);
+  CHECK(doc["checks"][0]["id"] == "toolkit.found");
+  const auto text = run({"doctor", "--list-checks"});
+  CHECK(text.code == 0);
+  CHECK_THAT(text.out, Catch::Contains("layer 3  loader") && Catch::Contains("files.receipt"));
+
+  TempDir tmp;
+  const auto tk = linux_toolkit(tmp.path() / "tk", "12.4").string();
+  const auto one = run({"doctor", "--cuda-path", tk, "--check", "toolkit.found", "--json"});
+  CHECK(one.code == 0);
+  const auto checks = parse_json(one.out)["checks"];
+  REQUIRE(checks.size() == 1);
+  CHECK(checks[0]["id"] == "toolkit.found");
+
+  const auto unknown = run({"doctor", "--cuda-path", tk, "--check", "files.nope", "--json"});
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.out, Catch::Contains("--list-checks"));
+  CHECK(run({"doctor", "--check", "files.cudnn", "--layer", "2"}).code == 2);
+}

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../skip.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -153,8 +155,7 @@ TEST_CASE("path --apply: one file per toolkit, refused folders, and the ld.so ca
 
 TEST_CASE("path --apply with the real ldconfig in a temporary root says what still shadows", "[cli][path]") {
   if (std::system("ldconfig --version > /dev/null 2>&1") != 0) {
-    WARN("ldconfig is not on this machine: skipped");
-    return;
+    CUDNNCTL_SKIP("ldconfig is not on this machine");
   }
   TempDir tmp;
   const auto sysroot = fs::weakly_canonical(tmp.path()) / "lr";

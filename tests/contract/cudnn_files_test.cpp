@@ -36,3 +36,71 @@ TEST_CASE("cuDNN library file names, per OS", "[cudnn_files]") {
                                  "libcudnn_ops_infer.so.8"},
                                 9, Os::linux_os) == std::vector<std::string>{"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_adv.so.9"});
 }
+
+TEST_CASE("every file of a cuDNN release, whatever its sub-library, and nothing else (the stale rule's classifier)", "[cudnn_files][stale]") {
+  struct Row {
+    const char* name;
+    Os os;
+    bool cudnn;
+  };
+  const Row rows[] = {
+      // Linux libraries of every era, and sub-libraries no list knew (cuDNN 9.2x: ext, engines_tensor_ir)
+      {"libcudnn.so", Os::linux_os, true},
+      {"libcudnn.so.9", Os::linux_os, true},
+      {"libcudnn.so.9.19.0", Os::linux_os, true},
+      {"libcudnn_ops.so.9.1.0", Os::linux_os, true},
+      {"libcudnn_cnn_infer.so.8", Os::linux_os, true},
+      {"libcudnn_adv_train.so", Os::linux_os, true},
+      {"libcudnn_engines_runtime_compiled.so.9", Os::linux_os, true},
+      {"libcudnn_ext.so.9", Os::linux_os, true},
+      {"libcudnn_engines_tensor_ir.so.9.24.0", Os::linux_os, true},
+      {"libcudnn_static_v8.a", Os::linux_os, true},
+      {"libcudnn_static.a", Os::linux_os, true},
+      {"libcudnn_ops_static.a", Os::linux_os, true},
+      {"libcudnn_adv_static_v9.a", Os::linux_os, true},
+      {"libcudnn_ext_static.a", Os::linux_os, true},
+      // headers, plain and _vN
+      {"cudnn.h", Os::linux_os, true},
+      {"cudnn_v9.h", Os::linux_os, true},
+      {"cudnn_version.h", Os::linux_os, true},
+      {"cudnn_version_v8.h", Os::linux_os, true},
+      {"cudnn_ops_infer.h", Os::linux_os, true},
+      {"cudnn_backend.h", Os::windows, true},
+      {"cudnn_ext.h", Os::linux_os, true},
+      // Windows DLLs and import libraries, any case
+      {"cudnn64_7.dll", Os::windows, true},
+      {"cudnn64_8.dll", Os::windows, true},
+      {"CUDNN_OPS_INFER64_8.DLL", Os::windows, true},
+      {"cudnn_heuristic64_9.dll", Os::windows, true},
+      {"cudnn_ext64_9.dll", Os::windows, true},
+      {"cudnn_engines_tensor_ir64_9.dll", Os::windows, true},
+      {"cudnn.lib", Os::windows, true},
+      {"cudnn_graph.lib", Os::windows, true},
+      {"cudnn_ext.lib", Os::windows, true},
+      {"cudnn_ext64_9.lib", Os::windows, true},
+      {"Cudnn_Engines_Tensor_IR.LIB", Os::windows, true},
+      // cudnn-frontend, notes, cudnnctl's own names, and the other platform's libraries
+      {"cudnn_frontend.h", Os::linux_os, false},
+      {"cudnn_frontend_utils.h", Os::linux_os, false},
+      {"cudnn_backend_base.h", Os::linux_os, false},
+      {"libcudnn_frontend.so", Os::linux_os, false},
+      {"cudnn_README.txt", Os::linux_os, false},
+      {"cudnn_notes.md", Os::windows, false},
+      {"libcudnn.so.9.cudnnctl-old", Os::linux_os, false},
+      {"libcudnn.so.9.cudnnctl-part", Os::linux_os, false},
+      {"cudnn.h.cudnnctl-edited", Os::linux_os, false},
+      {"cudnnx.dll", Os::windows, false},
+      {"cudnn.dll", Os::windows, false},
+      {"cudnn64_9.dll", Os::linux_os, false},
+      {"libcudnn.so.9", Os::windows, false},
+      {"libcudnn_ops.so.x", Os::linux_os, false},
+      {"zlibwapi.dll", Os::windows, false},
+      {"libcublas.so.13", Os::linux_os, false},
+      {"cudnn", Os::linux_os, false},
+      {"", Os::linux_os, false},
+  };
+  for (const auto& r : rows) {
+    INFO(r.name << (r.os == Os::windows ? " (Windows)" : " (Linux)"));
+    CHECK(is_cudnn_release_file(r.name, r.os) == r.cudnn);
+  }
+}

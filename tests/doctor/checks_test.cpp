@@ -253,3 +253,18 @@ TEST_CASE("only layer 2 starts no child process and a full run probes once", "[d
   CHECK(sys.probes == 1);
   CHECK(sys.workloads == 0);  // the scripted probe failed: no GPU, no workload
 }
+
+TEST_CASE("files.receipt: all listed files match, but cuDNN files the receipt does not list are beside them: a warning naming them", "[doctor][checks][stale]") {
+  auto f = healthy_linux();
+  f.receipt.state = ReceiptFacts::State::ok;
+  f.receipt.files = 32;
+  f.receipt.canonical_name = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz";
+  CHECK(run(f, check_files_receipt)[0].status == CheckStatus::pass);
+  f.receipt.unlisted = {"lib64/libcudnn_engines_tensor_ir.so.9", "lib64/libcudnn_ext.so.9"};
+  const auto c = run(f, check_files_receipt);
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].status == CheckStatus::warn);
+  CHECK_THAT(c[0].finding, Catch::Contains("2 cuDNN files") && Catch::Contains("lib64/libcudnn_ext.so.9") &&
+                               Catch::Contains("lib64/libcudnn_engines_tensor_ir.so.9"));
+  CHECK_FALSE(c[0].fix.empty());
+}

@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
@@ -232,6 +235,24 @@ TEST_CASE("Windows toolkits, read from Linux: damaged, 32-bit and missing DLLs, 
 
   fs::copy_file(dlls / "cudnn_graph64_9.dll", root / "bin/cudnn_graph64_9.dll");
   CHECK(find(run_doctor(o, quiet_env), "files.dlls")->status == CheckStatus::pass);
+
+  {  // the same DLL marked ARM64 (the PE header's machine field): in an x64 toolkit it is named as such
+    const auto arm = root / "bin/cudnn_adv64_9.dll";
+    fs::copy_file(dlls / "cudnn_graph64_9.dll", arm);
+    std::fstream f(arm, std::ios::in | std::ios::out | std::ios::binary);
+    char at[4];
+    f.seekg(0x3c);
+    f.read(at, 4);
+    const auto pe = static_cast<std::streamoff>(static_cast<unsigned char>(at[0]) | static_cast<unsigned char>(at[1]) << 8);
+    f.seekp(pe + 4);
+    f.write("\x64\xAA", 2);
+  }
+  const auto arm_report = run_doctor(o, quiet_env);
+  const auto* arm_check = find(arm_report, "files.dlls");
+  REQUIRE(arm_check);
+  CHECK(arm_check->status == CheckStatus::fail);
+  CHECK_THAT(arm_check->finding, Catch::Contains("cudnn_adv64_9.dll is an arm64 DLL in an x64 toolkit"));
+  fs::remove(root / "bin/cudnn_adv64_9.dll");
 
   put(root / "bin/cudnn_ops64_9.dll", "");  // emptied by antivirus
   CHECK_THAT(find(run_doctor(o, quiet_env), "files.dlls")->finding, Catch::Contains("cudnn_ops64_9.dll is not a readable DLL"));

@@ -19,6 +19,7 @@ public:
   std::optional<ProbeResult> probe_result;
   std::optional<WorkloadResult> workload_result;
   int probes = 0, workloads = 0, ld_cache_reads = 0;
+  std::string ld_problem;  // what ld_cache_problem() says once the cache was asked for
 
   std::vector<std::string> list_dir(const std::string& dir) override {
     const auto it = dirs.find(dir);
@@ -42,6 +43,7 @@ public:
     ++ld_cache_reads;
     return ld_cache;
   }
+  std::string ld_cache_problem() override { return ld_cache_reads ? ld_problem : std::string(); }
   Result<ProbeResult> probe(const ProbeRequest&, int) override {
     ++probes;
     if (!probe_result) return fail(ErrorCode::internal, "no probe scripted");

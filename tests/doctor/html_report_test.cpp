@@ -15,8 +15,8 @@ TEST_CASE("the HTML report: every check a row, causes and fixes, the search orde
               {"driver.library", 4, CheckStatus::skip, "no driver", "", ""}};
   ShadowReport sh;
   sh.order = {{"/old/lib", "LD_LIBRARY_PATH"}, {"/opt/cuda/lib64", "ld.so cache"}, {"/usr/lib", "default folder"}};
-  sh.copies = {{"/old/lib", "LD_LIBRARY_PATH", 9, "libcudnn.so.9", "9.0.0", true, false},
-               {"/opt/cuda/lib64", "ld.so cache", 9, "libcudnn.so.9", "9.1.0", false, true}};
+  sh.copies = {{"/old/lib", "LD_LIBRARY_PATH", 9, "libcudnn.so.9", "9.0.0", true, false, "x86_64", false},
+               {"/opt/cuda/lib64", "ld.so cache", 9, "libcudnn.so.9", "9.1.0", false, true, "x86_64", false}};
   r.search = sh;
   r.search_origin = "this process's environment";
   const auto html = doctor_html(r);

@@ -54,3 +54,21 @@ TEST_CASE("loader path: empty and relative LD_LIBRARY_PATH entries are warned ab
   REQUIRE(rel.size() == 1);
   CHECK_THAT(rel[0], Catch::Contains("'lib' is relative"));
 }
+
+TEST_CASE("fix lines name the toolkit that was checked, quoted for its shell, so they run as printed", "[loader_path]") {
+  // the signature table's fixed texts (DOCFIX in the round 4 hostile review)
+  CHECK(with_toolkit_named("cudnnctl path shows the order; sudo cudnnctl path --apply puts the toolkit first", "/opt/my cuda") ==
+        "cudnnctl path --cuda-path '/opt/my cuda' shows the order; sudo cudnnctl path --cuda-path '/opt/my cuda' --apply puts the toolkit first");
+  CHECK(with_toolkit_named("cudnnctl doctor again; in a virtual machine, pass the GPU through first", "/tk") ==
+        "cudnnctl doctor --cuda-path /tk again; in a virtual machine, pass the GPU through first");
+  CHECK(with_toolkit_named("on that machine: `cudnnctl path --apply --scope user` puts it first", "C:\\Program Files\\CUDA\\v12.4") ==
+        "on that machine: `cudnnctl path --cuda-path \"C:\\Program Files\\CUDA\\v12.4\" --apply --scope user` puts it first");
+  // a command that names a toolkit already, and the <toolkit> placeholder
+  CHECK(with_toolkit_named("cudnnctl install cudnn-x.tar.xz --cuda-path <toolkit>", "/a b") == "cudnnctl install cudnn-x.tar.xz --cuda-path '/a b'");
+  CHECK(with_toolkit_named("run `cudnnctl uninstall --cuda-path /tk` first", "/other") == "run `cudnnctl uninstall --cuda-path /tk` first");
+  // commands that take no toolkit, and words that only look like one, are left alone
+  CHECK(with_toolkit_named("cudnnctl trace -- python app.py shows what was loaded", "/tk") == "cudnnctl trace -- python app.py shows what was loaded");
+  CHECK(with_toolkit_named("mycudnnctl path x", "/tk") == "mycudnnctl path x");
+  CHECK(with_toolkit_named("reinstall with cudnnctl install", "/tk") == "reinstall with cudnnctl install --cuda-path /tk");
+  CHECK(with_toolkit_named("cudnnctl path shows it", "") == "cudnnctl path shows it");
+}

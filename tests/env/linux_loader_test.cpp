@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <set>
+
+#include "../skip.hpp"
 
 #include "cudnnctl/env/linux_loader.hpp"
 
@@ -34,9 +38,69 @@ TEST_CASE("a name resolves in the loader's order: LD_LIBRARY_PATH, RUNPATH, cach
   order.defaults = linux_default_dirs("aarch64-linux-gnu");
   const std::set<std::string> files{"/ld/liba.so", "/rp/liba.so", "/rp/libb.so", "/usr/lib/aarch64-linux-gnu/libd.so"};
   const auto exists = [&](const std::string& p) { return files.count(p) > 0; };
-  CHECK(order.find("liba.so", {"/rp"}, exists)->via == "LD_LIBRARY_PATH");
-  CHECK(order.find("libb.so", {"/rp/"}, exists)->path == "/rp/libb.so");
+  const OwnSearchPaths runpath{{}, {"/rp"}};
+  CHECK(order.find("liba.so", runpath, exists)->via == "LD_LIBRARY_PATH");
+  CHECK(order.find("libb.so", OwnSearchPaths{{}, {"/rp/"}}, exists)->path == "/rp/libb.so");
   CHECK(order.find("libc.so.6", {}, exists)->via == "ld.so cache");
   CHECK(order.find("libd.so", {}, exists)->via == "default folder");
-  CHECK_FALSE(order.find("libe.so", {"/rp"}, exists));
+  CHECK_FALSE(order.find("libe.so", runpath, exists));
+  // DT_RPATH (an object without DT_RUNPATH, as libtorch_cuda.so) is searched before LD_LIBRARY_PATH
+  const OwnSearchPaths rpath{{"/rp"}, {}};
+  CHECK(order.find("liba.so", rpath, exists)->path == "/rp/liba.so");
+  CHECK(order.find("liba.so", rpath, exists)->via == "RPATH");
+}
+
+TEST_CASE("own search paths: RUNPATH hides RPATH, and ORIGIN is the object folder", "[linux_loader]") {
+  const auto both = own_search_paths("/old", "$ORIGIN/../lib", "/t/lib64");
+  CHECK(both.rpath.empty());
+  CHECK(both.runpath == std::vector<std::string>{"/t/lib64/../lib"});
+  const auto rpath_only = own_search_paths("$ORIGIN/../../nvidia/cudnn/lib", "", "/site/torch/lib");
+  CHECK(rpath_only.rpath == std::vector<std::string>{"/site/torch/lib/../../nvidia/cudnn/lib"});
+  CHECK(rpath_only.runpath.empty());
+}
+
+TEST_CASE("the one model: empty and relative LD_LIBRARY_PATH entries are the current folder, the cache's every folder listed", "[linux_loader]") {
+  const platform::MapEnvironment env(std::map<std::string, std::string>{{"LD_LIBRARY_PATH", ":/abs:rel"}});
+  const std::string cache = "\tlibcudnn.so.9 (libc6,x86-64) => /a/libcudnn.so.9\n\tlibcudnn.so.9 (libc6,x86-64) => /b/libcudnn.so.9\n";
+  const auto order = LinuxSearchOrder::of(env, cache, "aarch64-linux-gnu", "/work/dir");
+  const auto steps = order.steps(OwnSearchPaths{{"/rp"}, {}}, order.cache_dirs_for_name("libcudnn.so.9"));
+  REQUIRE(steps.size() == 1 + 3 + 2 + 6);
+  CHECK(steps[0].via == "RPATH");
+  CHECK(steps[1].resolved == "/work/dir");
+  CHECK_THAT(steps[1].via, Catch::Contains("empty entry"));
+  CHECK(steps[2].resolved == "/abs");
+  CHECK(steps[3].dir == "rel");
+  CHECK(steps[3].resolved == "/work/dir/rel");
+  CHECK(steps[4].dir == "/a");
+  CHECK(steps[5].dir == "/b");
+  CHECK(steps[4].via == "ld.so cache");
+  CHECK(steps[6].dir == "/lib/aarch64-linux-gnu");
+  // a library in the current folder is found through the empty entry, as ld.so does
+  const auto hit = order.find("libx.so", {}, [](const std::string& p) { return p == "/work/dir/libx.so"; });
+  REQUIRE(hit);
+  CHECK(hit->via == "LD_LIBRARY_PATH");
+  CHECK(order.find("libcudnn.so.9", {}, [](const std::string&) { return false; })->path == "/a/libcudnn.so.9");
+}
+
+TEST_CASE("ld_cache_paths lists every path of exactly one name, in cache order", "[linux_loader]") {
+  const std::string text = "3 libs found in cache `/etc/ld.so.cache'\n"
+                           "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+                           "\tlibcuda.so (libc6,x86-64) => /usr/local/cuda/lib64/stubs/libcuda.so\n"
+                           "\tlibcuda.so.1 (libc6,x86-64) => /usr/local/cuda/compat/libcuda.so.1\n";
+  CHECK(ld_cache_paths(text, "libcuda.so.1") ==
+        std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/local/cuda/compat/libcuda.so.1"});
+  CHECK(ld_cache_paths(text, "libcuda.so") == std::vector<std::string>{"/usr/local/cuda/lib64/stubs/libcuda.so"});
+  CHECK(ld_cache_paths(text, "libcud").empty());
+}
+
+TEST_CASE("the ld.so cache is read without ldconfig on PATH (Debian's PATH for users is /usr/bin:/bin)", "[linux_loader]") {
+  if (!std::filesystem::exists("/sbin/ldconfig") && !std::filesystem::exists("/usr/sbin/ldconfig"))
+    CUDNNCTL_SKIP("this machine has no /sbin/ldconfig");
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::setenv("PATH", "/nonexistent", 1);
+  const auto text = read_ld_cache_text();
+  ::setenv("PATH", saved.c_str(), 1);
+  REQUIRE(text);
+  CHECK_THAT(*text, Catch::Contains("libc.so.6"));
 }

@@ -4,6 +4,7 @@
 
 #include "../install/toolkit_trees.hpp"
 #include "../archive/test_archives.hpp"
+#include "../loader/crafted_elf.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 
 using namespace cudnnctl;
@@ -22,7 +23,7 @@ TEST_CASE("Linux: an older copy earlier on the search order shadows the installe
   put(tmp.path() / "cuda/include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
 
   platform::MapEnvironment env({{"LD_LIBRARY_PATH", old.string() + ":" + v8.string()}});
-  const auto order = linux_search_order(env, {installed.string()}, {"/nonexistent"});
+  const auto order = linux_search_order(env, OwnSearchPaths{{}, {installed.string()}}, {"/nonexistent"});
   REQUIRE(order.size() >= 4);
   CHECK(order[0].via == "LD_LIBRARY_PATH");
   CHECK(order[2].via == "RUNPATH");
@@ -79,4 +80,31 @@ TEST_CASE("ldconfig -p output gives the cache's cuDNN folders in order", "[shado
       "\tlibcudnn.so.9 (libc6,x86-64) => /usr/local/cuda-13.0/lib/libcudnn.so.9\n"
       "\tlibcudnn.so.8 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcudnn.so.8\n";
   CHECK(parse_ldconfig_cache(text) == std::vector<std::string>{"/usr/local/cuda-13.0/lib", "/usr/lib/x86_64-linux-gnu"});
+}
+
+TEST_CASE("a copy built for another architecture is named and skipped, never the one programs load", "[shadow_scan]") {
+  TempDir tmp;
+  CraftedElf arm;
+  arm.machine = 183;  // EM_AARCH64: an sbsa archive's library copied onto an x86_64 machine
+  CraftedElf x86;     // EM_X86_64
+  const auto foreign = tmp.path() / "sbsa/lib";
+  put(foreign / "libcudnn.so.9", arm.build());
+  const auto native = tmp.path() / "x86/lib";
+  put(native / "libcudnn.so.9", x86.build());
+  const std::vector<SearchDir> order{{foreign.string(), "LD_LIBRARY_PATH"}, {native.string(), "RUNPATH"}};
+
+  const auto r = scan_cudnn_copies(order, LoaderFlavor::linux_ld, 9, native.string(), "x86_64");
+  REQUIRE(r.copies.size() == 2);
+  CHECK(r.copies[0].machine == "aarch64");
+  CHECK(r.copies[0].other_machine);
+  CHECK_FALSE(r.copies[0].wins);
+  CHECK(r.copies[1].machine == "x86_64");
+  CHECK(r.copies[1].wins);  // the loader passes over the aarch64 file and takes this one
+  REQUIRE(r.explanations.size() == 1);
+  CHECK_THAT(r.explanations[0], Catch::Contains("built for aarch64") && Catch::Contains("another architecture"));
+
+  // the same folders seen by an aarch64 process: now the x86_64 copy is the foreign one
+  const auto on_arm = scan_cudnn_copies(order, LoaderFlavor::linux_ld, 9, native.string(), "aarch64");
+  CHECK(on_arm.copies[0].wins);
+  CHECK(on_arm.copies[1].other_machine);
 }

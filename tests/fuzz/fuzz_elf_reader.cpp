@@ -1,4 +1,4 @@
-// libFuzzer target for the ELF dynamic-section reader: any bytes, no crash, no UB, no unbounded read.
+// libFuzzer target for the ELF dynamic-section reader (with the symbol-version tables): any bytes, no crash, no UB, no unbounded read.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -15,8 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return off >= bytes.size() ? std::string() : bytes.substr(off, n);
       },
       "fuzz");
-  if (r)
+  if (r) {
     for (const auto& n : r->needed)
       if (n.find('\0') != std::string::npos) std::abort();
+    for (const auto& v : r->version_needs)
+      if (v.file.find('\0') != std::string::npos || v.version.find('\0') != std::string::npos) std::abort();
+    if (r->version_needs.size() > 4096 || r->version_defs.size() > 4096) std::abort();  // the tables' bound
+  }
   return 0;
 }

@@ -75,8 +75,9 @@ TEST_CASE("Windows zip into a CUDA 12.4 Windows tree: placed, receipted, idempot
   REQUIRE(first->receipt);
   CHECK(first->receipt->files.size() == 8);
   for (const auto& f : first->receipt->files) CHECK(f.sha256.size() == 64);
-  // the summary writes the backup folder as Windows does; the receipt keeps '/'
-  CHECK_THAT(first->summary, Catch::Contains("(kept in .cudnnctl\\backup-" + first->receipt->id + ")"));
+  // a fresh toolkit: nothing was replaced, so no backup is named; the counts add up
+  CHECK_THAT(first->summary, Catch::EndsWith(": 8 files placed (8 new, 0 replaced)"));
+  CHECK_THAT(first->summary, !Catch::Contains("backup") && !Catch::Contains("kept"));
   CHECK(first->receipt->backup_dir == ".cudnnctl/backup-" + first->receipt->id);
   CHECK(check_receipt(*first->receipt, root.string(), *fs_).empty());
   CHECK(std::distance(fs::directory_iterator(root / ".cudnnctl"), fs::directory_iterator()) >= 2);
@@ -211,6 +212,42 @@ TEST_CASE("content that disagrees with the name, or is not cuDNN's, is refused a
   CHECK_FALSE(fs::exists(lin / ".cudnnctl"));
 }
 
+TEST_CASE("the staged-library check sees the staged lib folder once the hash matched, and its refusal writes nothing", "[installer]") {
+  TempDir tmp;
+  auto fs_ = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  const auto before = snapshot(lin);
+  const auto l = archive(tmp, "good/" + L91 + ".tar.xz", L91 + ".tar.xz");
+  std::vector<std::string> seen;
+  auto req = request(l, lin);
+  req.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> {
+    seen.push_back(dir);
+    CHECK(fs::exists(fs::path(dir) / "libcudnn.so.9.1.0"));  // the staged copy, read before anything moves
+    return Unexpected<Error>(Error{ErrorCode::host_too_old, "needs GLIBC_2.99", "use an older release", ""});
+  };
+  const auto r = install_archive(req, *fs_);
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::host_too_old);
+  CHECK(seen.size() == 1);
+  CHECK(snapshot(lin) == before);
+  CHECK_FALSE(fs::exists(lin / ".cudnnctl"));
+
+  // a damaged archive never reaches the check: the hash speaks first
+  seen.clear();
+  req.expected = {{std::string(64, 'a'), "--sha256", std::nullopt}};
+  const auto bad = install_archive(req, *fs_);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().code == ErrorCode::hash_mismatch);
+  CHECK(seen.empty());
+
+  // a Windows zip has no Linux library folder: the hook is not asked
+  const auto win = windows_toolkit(tmp.path(), "12.4", false);
+  auto wreq = request(archive(tmp, "good/python-" + W91 + ".zip", W91 + ".zip"), win);
+  wreq.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> { seen.push_back(dir); return {}; };
+  REQUIRE(install_archive(wreq, *fs_));
+  CHECK(seen.empty());
+}
+
 TEST_CASE("a failure at every step of the transaction leaves the tree old (ENOSPC, EACCES, failed rename)", "[installer][faults]") {
   TempDir tmp;
   auto real = make_real_fs();
@@ -307,7 +344,9 @@ TEST_CASE("moves across file systems (every move a copy): modes and links kept, 
   CHECK(fs::read_symlink(lib / "libcudnn.so.9") == "libcudnn.so.9.1.0");
   CHECK((fs::status(lib / "libcudnn.so.9.1.0").permissions() & fs::perms::owner_exec) != fs::perms::none);
   const auto backup = lin / done->receipt->backup_dir;
-  CHECK_THAT(done->summary, Catch::Contains("(kept in .cudnnctl/backup-" + done->receipt->id + ")"));
+  // the header replaced and the stale library removed: both originals kept, in this machine's convention
+  CHECK_THAT(done->summary, Catch::Contains("placed (" + std::to_string(done->receipt->files.size() - 1) + " new, 1 replaced), 1 stale cuDNN file removed; "
+                                            "the 2 originals are kept in .cudnnctl/backup-" + done->receipt->id));
   CHECK((fs::status(backup / "include/cudnn_version.h").permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::group_read));
   const auto after = snapshot(lin);
   const int changes = counting.changes();
@@ -341,27 +380,68 @@ TEST_CASE("a crash inside a move across file systems is rolled back by the next 
   put(lin / "include/cudnn_version.h", "old header");
   const auto before = snapshot(lin);
   const std::string staging = state + "/staging-x", backup = state + "/backup-x";
-  put(staging + "/cudnn_version.h", "new header");
-  put(staging + "/libcudnn.so.9", "new library");
-  // the state a kill leaves: the original moved to the backup; the new header copied into place but its
-  // staged source not yet removed; the library's copy half written beside its target
-  fs::create_directories(backup + "/include");
-  fs::rename(root + "/include/cudnn_version.h", backup + "/include/cudnn_version.h");
-  fs::copy_file(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
-  put(lin / "lib64/libcudnn.so.9.cudnnctl-part", "new lib");
-  const std::string journal = nlohmann::json{
-      {"schema_version", 1}, {"id", "x"}, {"description", "install test"}, {"phase", "applying"},
-      {"moves", {{{"from", root + "/include/cudnn_version.h"}, {"to", backup + "/include/cudnn_version.h"}},
-                 {{"from", staging + "/cudnn_version.h"}, {"to", root + "/include/cudnn_version.h"}},
-                 {{"from", staging + "/libcudnn.so.9"}, {"to", root + "/lib64/libcudnn.so.9"}}}},
-      {"remove_on_commit", {staging}}, {"remove_on_rollback", {staging, backup}}}.dump();
-  put(journal_path(state), journal);
+  const nlohmann::json moves = {{{"from", root + "/include/cudnn_version.h"}, {"to", backup + "/include/cudnn_version.h"}},
+                                {{"from", staging + "/cudnn_version.h"}, {"to", root + "/include/cudnn_version.h"}},
+                                {{"from", staging + "/libcudnn.so.9"}, {"to", root + "/lib64/libcudnn.so.9"}}};
+  auto journal = [&](int schema) {
+    return nlohmann::json{{"schema_version", schema}, {"id", "x"},        {"description", "install test"}, {"phase", "applying"},
+                          {"moves", moves},           {"remove_on_commit", {staging}}, {"remove_on_rollback", {staging, backup}}}
+        .dump();
+  };
+  auto original_moved_to_backup = [&] {
+    put(staging + "/cudnn_version.h", "new header");
+    put(staging + "/libcudnn.so.9", "new library");
+    fs::create_directories(backup + "/include");
+    fs::rename(root + "/include/cudnn_version.h", backup + "/include/cudnn_version.h");
+  };
 
+  SECTION("the last move's copy is in place, its source not removed yet") {
+    original_moved_to_backup();
+    fs::copy_file(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
+    put(journal_path(state), journal(2));
+    put(progress_path(state), "journal x\ndo 0\ndo 1\n");
+  }
+  SECTION("the last move's copy is half written beside its target") {
+    original_moved_to_backup();
+    fs::rename(staging + "/cudnn_version.h", root + "/include/cudnn_version.h");
+    put(lin / "lib64/libcudnn.so.9.cudnnctl-part", "new lib");
+    put(journal_path(state), journal(2));
+    put(progress_path(state), "journal x\ndo 0\ndo 1\ndo 2\n");
+  }
   const auto r = recover(*real, state);
   INFO((r ? *r : r.error().message));
   REQUIRE(r);
-  CHECK_THAT(*r, Catch::Contains("rolled back"));
+  CHECK_THAT(*r, Catch::Contains("as it was"));
   CHECK(snapshot(lin) == before);
   CHECK_FALSE(fs::exists(journal_path(state)));
+  CHECK_FALSE(fs::exists(progress_path(state)));
   CHECK_FALSE(fs::exists(staging));
+}
+
+TEST_CASE("recovery never deletes a file the toolkit had: a move the progress does not prove is not undone", "[installer][kill]") {
+  TempDir tmp;
+  auto real = make_real_fs();
+  const auto lin = linux_toolkit(tmp.path(), "12.4");
+  const auto root = lin.string();
+  const auto state = root + "/.cudnnctl";
+  // the same release copied in by hand: the toolkit's own header has the staged one's content
+  put(lin / "include/cudnn.h", "same content");
+  const std::string staging = state + "/staging-x", backup = state + "/backup-x";
+  put(staging + "/cudnn.h", "same content");
+  const auto before = snapshot(lin);
+  for (const int schema : {1, 2}) {
+    INFO("schema " << schema);
+    // killed right after the journal: no move began (schema 2: the progress says so; 1: an older cudnnctl's journal)
+    put(journal_path(state), nlohmann::json{{"schema_version", schema}, {"id", "x"}, {"description", "install test"}, {"phase", "applying"},
+                                            {"moves", {{{"from", root + "/include/cudnn.h"}, {"to", backup + "/include/cudnn.h"}},
+                                                       {{"from", staging + "/cudnn.h"}, {"to", root + "/include/cudnn.h"}}}},
+                                            {"remove_on_commit", {staging}}, {"remove_on_rollback", {backup}}}
+                                 .dump());
+    if (schema == 2) put(progress_path(state), "journal x\n");
+    const auto r = recover(*real, state);
+    REQUIRE(r);
+    if (schema == 1) CHECK_THAT(*r, Catch::Contains("1 move with a file at both ends") && !Catch::Contains("as it was"));
+    CHECK(snapshot(lin) == before);
+    CHECK(fs::exists(lin / "include/cudnn.h"));
+  }
 }

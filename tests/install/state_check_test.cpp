@@ -88,17 +88,6 @@ TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[stat
   CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
 }
 
-TEST_CASE("stale cuDNN files are known library and header names only", "[install_plan][stale]") {
-  for (const char* f : {"libcudnn.so.9", "libcudnn_ops.so.9.1.0", "libcudnn_cnn_infer.so.8", "libcudnn_static_v8.a", "libcudnn_adv_train.so",
-                        "libcudnn_engines_runtime_compiled.so.9", "cudnn.h", "cudnn_version.h", "cudnn_ops_infer.h", "cudnn_v8.h",
-                        "cudnn_backend.h", "cudnn64_8.dll", "CUDNN_OPS_INFER64_8.DLL", "cudnn_heuristic64_9.dll", "cudnn.lib",
-                        "cudnn_graph.lib", "cudnn64_7.dll"})
-    CHECK(is_known_cudnn_file_name(f));
-  for (const char* f : {"cudnn_frontend.h", "cudnn_frontend_utils.h", "cudnn_README.txt", "cudnn_notes.md", "libcudnn.so.9.cudnnctl-old",
-                        "cudnn.h.cudnnctl-edited", "libcudnn_frontend.so", "cudnnx.dll"})
-    CHECK_FALSE(is_known_cudnn_file_name(f));
-}
-
 TEST_CASE("leftover staging folders are listed with their size", "[state_check]") {
   TempDir tmp;
   CHECK(leftover_staging(tmp.str()).empty());
@@ -108,4 +97,64 @@ TEST_CASE("leftover staging folders are listed with their size", "[state_check]"
   REQUIRE(left.size() == 1);
   CHECK(left[0].path == (tmp.path() / ".cudnnctl/staging-dead").string());
   CHECK(left[0].bytes == 1000);
+}
+
+TEST_CASE("paths must resolve inside the toolkit: a link that leads out is refused, one that stays in is fine", "[state_check][links]") {
+  TempDir tmp;
+  const auto root = tmp.path() / "tk";
+  put(root / "targets/x86_64-linux/lib/libcudnn.so.9");
+  put(tmp.path() / "victim/keep.txt");
+  fs::create_directory_symlink("targets/x86_64-linux/lib", root / "lib64");  // CUDA's own link: inside
+  fs::create_directory_symlink("../victim", root / "lnk");                   // leads out
+  fs::create_symlink("../victim/keep.txt", root / "file-link");             // a link as the last part: acted on as a link
+  const auto r = root.string();
+  CHECK(check_resolves_inside(r + "/lib64/libcudnn.so.9", r, "test"));
+  CHECK(check_resolves_inside(r + "/lib64", r, "test", true));
+  CHECK(check_resolves_inside(r + "/.cudnnctl/backup-1/lib64/libcudnn.so.9", r, "test"));  // not there yet
+  CHECK(check_resolves_inside(r + "/file-link", r, "test"));
+  const auto out = check_resolves_inside(r + "/lnk/keep.txt", r, "a path in the receipt");
+  REQUIRE_FALSE(out);
+  CHECK(out.error().code == ErrorCode::unsafe_state);
+  CHECK_THAT(out.error().message, Catch::Contains("victim") && Catch::Contains("a path in the receipt"));
+  CHECK_FALSE(check_resolves_inside(r + "/lnk", r, "test", true));
+  CHECK_FALSE(check_resolves_inside(r + "/lnk/new/deeper.txt", r, "test"));
+  CHECK_FALSE(check_resolves_inside(r + "/file-link", r, "test", true));
+
+  Journal j;
+  j.moves = {{r + "/lib64/libcudnn.so.9", r + "/.cudnnctl/backup-1/lib64/libcudnn.so.9"}};
+  j.remove_on_rollback = {r + "/.cudnnctl/backup-1"};
+  CHECK(check_journal_resolves(j, r));
+  j.moves.push_back({r + "/.cudnnctl/copy.txt", r + "/lnk/keep.txt"});
+  CHECK_FALSE(check_journal_resolves(j, r));
+  j.moves.pop_back();
+  fs::create_directories(root / ".cudnnctl");
+  fs::create_directory_symlink("../../victim", root / ".cudnnctl/backup-1");  // a folder it removes is a link
+  CHECK_FALSE(check_journal_resolves(j, r));
+}
+
+TEST_CASE("a bundle's journal may move between its two roots and nowhere else, links followed", "[state_check][links]") {
+  TempDir tmp;
+  const auto bundle = (tmp.path() / "site/nvidia/cudnn/lib").string();
+  const auto state = (tmp.path() / "state/bundles/abc").string();
+  put(fs::path(bundle) / "libcudnn.so.9");
+  put(tmp.path() / "victim/keep.txt");
+  fs::create_directories(state);
+  fs::create_directory_symlink("../../victim", tmp.path() / "state/bundles/out");
+  const std::vector<std::string> roots{bundle, state};
+  Journal j;
+  j.moves = {{bundle + "/libcudnn.so.9", state + "/backup-1/libcudnn.so.9"}};
+  j.remove_on_rollback = {state + "/backup-1"};
+  CHECK(check_journal_paths(j, roots, state));
+  CHECK(check_journal_resolves(j, roots));
+  CHECK_FALSE(check_journal_paths(j, std::vector<std::string>{bundle}, state));  // one root: the state end leaves it
+
+  auto outside = j;  // lexically outside both
+  outside.moves.push_back({bundle + "/libcudnn.so.9", (tmp.path() / "victim/x").string()});
+  CHECK_FALSE(check_journal_paths(outside, roots, state));
+  auto through_link = j;  // lexically below the state root's parent, resolved outside both
+  through_link.moves.push_back({bundle + "/libcudnn.so.9", (tmp.path() / "state/bundles/out/keep.txt").string()});
+  const auto r = check_journal_resolves(through_link, {bundle, (tmp.path() / "state/bundles").string()});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::unsafe_state);
+  CHECK_THAT(r.error().message, Catch::Contains("victim") && Catch::Contains(" or "));
 }

@@ -3,6 +3,8 @@
 // splitting (CommandLineToArgvW).
 #include <catch2/catch.hpp>
 
+#include "../skip.hpp"
+
 #include <windows.h>
 #include <shellapi.h>
 
@@ -189,12 +191,11 @@ TEST_CASE("trace on Windows: a command that is not there, one that fails and one
   CHECK(static_cast<DWORD>(crash->exit_code) == EXCEPTION_ACCESS_VIOLATION);
 }
 
-TEST_CASE("trace on Windows: NVIDIA's cudnn64_9.dll found on PATH, cudnnGetVersion called", "[windows][trace]") {
+TEST_CASE("trace on Windows: NVIDIA's cudnn64_9.dll found on PATH, cudnnGetVersion called", "[windows][trace][real_wheels]") {
   const auto cache = env(L"CUDNNCTL_WHEEL_CACHE");
   const auto bin = fs::path(wide(cache)) / "nvidia-cudnn-cu12-9.1.0.70" / "bin";
   if (cache.empty() || !fs::exists(bin / "cudnn64_9.dll")) {
-    WARN("skipped: NVIDIA's Windows wheels are not cached (tests/windows_exe/fetch_wheels.sh)");
-    return;
+    CUDNNCTL_SKIP("NVIDIA's Windows wheels are not cached (tests/windows_exe/fetch_wheels.sh)");
   }
   const auto app = scratch("real");
   fs::copy_file(CUDNNCTL_TRACE_PROBE, app / "trace_probe.exe");

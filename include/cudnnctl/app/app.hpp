@@ -9,7 +9,8 @@
 namespace cudnnctl {
 
 /// Runs cudnnctl with `args` (without the program name). Returns the process exit code.
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty = false);
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool err_is_tty = false,
+            bool err_color = false);
 
 /// Prints an error (human text on `err`, or a JSON document on `out`); returns its exit code.
 int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err);

@@ -24,7 +24,11 @@ struct ExtractOptions {
   ReadOptions read;
   SafetyPolicy policy;
   unsigned threads = 0;  // zip: 0 = one per core; tar.xz: 0 or 1 = one (bounded memory), more = liblzma's threaded decoder
-  std::function<void(std::uint64_t)> on_bytes;           // called with bytes just written (any thread)
+  // Progress, for a display (any thread): on_total once, before the first on_bytes, with the total that the
+  // on_bytes add up to when the extraction is done. A zip counts the inflated bytes written (its central
+  // directory gives their total); a tar stream counts the archive's bytes read (the file's size).
+  std::function<void(std::uint64_t)> on_total;
+  std::function<void(std::uint64_t)> on_bytes;
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
   bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
   bool start_writeback = false;                          // the caller fsyncs the files later: start their writeback
@@ -53,11 +57,25 @@ Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat forma
 Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                       const ExtractOptions& options);
 
+/// Pulls up to `n` bytes of one member's data into `buf`; 0 at its end (or on a read error).
+using MemberPull = std::function<std::size_t(char* buf, std::size_t n)>;
+/// Gets one chosen member and its data; returns false to stop visiting.
+using MemberVisit = std::function<bool(const ArchiveEntry&, const MemberPull&)>;
+
+/// Reads the data of the regular-file members `want` picks, in archive order, writing nothing: a member's
+/// data may be read in part (what is left is skipped). For reading library headers without extracting.
+Result<void> visit_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
+                           const MemberVisit& visit, const ReadOptions& options = {});
+
 // The format-specific halves, used by the functions above.
 Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& options);
 Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options);
 Result<ArchiveListing> list_tar(const std::string& path, ArchiveFormat format, const ReadOptions& options);
 Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                   const ExtractOptions& options);
+Result<void> visit_zip_members(const std::string& path, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options);
+Result<void> visit_tar_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
+                               const MemberVisit& visit, const ReadOptions& options);
 
 } // namespace cudnnctl

@@ -40,6 +40,11 @@ public:
 
 private:
   Unexpected<Error> hostile(const std::string& entry, const std::string& why) const;
+  // admit()'s rules, in order: the name's text, the top-level folder, the shape of the tree, the sizes
+  Result<std::string> admit_name(const std::string& raw) const;
+  Result<void> admit_top(const std::string& raw, const std::string& path, const ArchiveEntry& e);
+  Result<void> admit_shape(const std::string& raw, const std::string& path, const ArchiveEntry& e);
+  Result<void> admit_size(const std::string& raw, const ArchiveEntry& e);
   SafetyPolicy m_policy;
   std::set<std::string> m_names;
   std::map<std::string, std::string> m_folded;  // lower-case -> name

@@ -3,6 +3,7 @@
 // is about, and a hint that says how to fix it. One place (app/report) turns them into output.
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "cudnnctl/base/exit_code.hpp"
 #include "cudnnctl/base/expected.hpp"
@@ -36,12 +37,15 @@ enum class ErrorCode {
   archive_layout,
   archive_too_large,
   incompatible,
+  host_too_old,   // the archive's libraries need a newer glibc / libstdc++ than this host has
   input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
   path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
   bundle_refused,      // bundle swap/unbundle/restore refused with nothing changed (another major, older version, ...)
+  unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched
+  interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::bundle_refused;
+constexpr ErrorCode k_last_error_code = ErrorCode::interrupted;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;
@@ -62,3 +66,19 @@ std::string_view error_id(ErrorCode code);
 ExitCode exit_code_for(ErrorCode code);
 
 } // namespace cudnnctl
+
+// Error propagation, written once. In a function returning some Result<U>:
+//   CUDNNCTL_TRY(check(x));                        // a Result<void> (or a value not needed): its error returns
+//   CUDNNCTL_TRY_ASSIGN(auto name, parse(text));   // `name` is parse(text)'s value, or its error returns
+#define CUDNNCTL_TRY_CONCAT_(a, b) a##b
+#define CUDNNCTL_TRY_CONCAT(a, b) CUDNNCTL_TRY_CONCAT_(a, b)
+#define CUDNNCTL_TRY(expr)                                                                  \
+  do {                                                                                      \
+    if (auto cudnnctl_try_result_ = (expr); !cudnnctl_try_result_)                          \
+      return ::cudnnctl::Unexpected<::cudnnctl::Error>(std::move(cudnnctl_try_result_).error()); \
+  } while (0)
+#define CUDNNCTL_TRY_ASSIGN(decl, expr) CUDNNCTL_TRY_ASSIGN_(decl, expr, CUDNNCTL_TRY_CONCAT(cudnnctl_try_, __LINE__))
+#define CUDNNCTL_TRY_ASSIGN_(decl, expr, tmp)                                      \
+  auto tmp = (expr);                                                              \
+  if (!tmp) return ::cudnnctl::Unexpected<::cudnnctl::Error>(std::move(tmp).error()); \
+  decl = std::move(*tmp)

@@ -18,6 +18,8 @@ enum class ExitCode : int {
   doctor_gpu_skipped = 11,// doctor: healthy up to the GPU layers (4-5), which were skipped (no GPU, no driver, --no-gpu)
   not_effective = 12,     // path --apply: the change was written, but the loader still finds another cuDNN first
   bundle_refused = 13,    // bundle: the swap, unbundle or restore was refused, nothing changed
+  unsafe_state = 14,      // a state file or a toolkit folder leads outside the toolkit: refused, nothing changed
+  interrupted = 130,      // install/uninstall interrupted (Ctrl-C, SIGTERM): every change was rolled back
 };
 
 constexpr int to_int(ExitCode c) { return static_cast<int>(c); }

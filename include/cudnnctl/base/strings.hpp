@@ -15,6 +15,11 @@ bool all_digits(std::string_view s);
 /// Parses a decimal number of at most `max_digits` digits with no sign and no leading zero
 /// (a lone "0" is fine). nullopt otherwise.
 std::optional<std::uint32_t> parse_decimal(std::string_view s, std::size_t max_digits = 9);
+/// Parses decimal digits (leading zeros allowed) that fit an unsigned 32-bit number; nullopt for anything
+/// else (empty, a sign, a non-digit, too large). Never throws: for numbers taken from names and files.
+std::optional<std::uint32_t> parse_uint(std::string_view s);
+/// parse_uint, or `fallback` when the text is not such a number.
+std::uint32_t parse_uint_or(std::string_view s, std::uint32_t fallback);
 std::string to_lower_ascii(std::string_view s);
 bool iequals_ascii(std::string_view a, std::string_view b);
 /// The last path component, splitting on both '/' and '\\'.

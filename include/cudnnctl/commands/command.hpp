@@ -25,8 +25,14 @@ struct Io {
   std::ostream& err;
   bool json = false;
   bool err_is_tty = false;  // progress bars only on a terminal
+  bool err_color = false;   // and in color only where NO_COLOR is unset and the terminal takes escapes
   std::vector<std::string> warnings;  // collected; human mode prints them as they come
+  // The terminal itself, for the progress line's '\r' redraws and colour; `err` is the same stream with every
+  // control character of a name or a message escaped (terminal_safe). Null: `err` is used as it is.
+  std::ostream* err_raw = nullptr;
   void warn(const std::string& text);
+  /// The stream the progress line draws on (after what `err` holds was written out).
+  std::ostream& progress_stream();
 };
 
 using CommandRun = std::function<Result<ExitCode>(Io&)>;

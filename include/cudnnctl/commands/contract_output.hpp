@@ -2,7 +2,7 @@
 // Renders a version contract as a table for people and as JSON for machines.
 #include <iosfwd>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/catalog/version_contract.hpp"
 

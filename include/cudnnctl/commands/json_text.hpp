@@ -4,7 +4,7 @@
 // encoding) becomes U+FFFD (the Unicode replacement character). docs/exit-codes.md documents the rule.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace cudnnctl {
 

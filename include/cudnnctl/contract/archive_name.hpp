@@ -50,6 +50,10 @@ Result<ArchiveName> parse_archive_name(std::string_view path_or_name);
 /// Rebuilds NVIDIA's spelling from the fields (round-trips parse_archive_name of a canonical name).
 std::string canonical_name(const ArchiveName& n);
 
+/// The platform part of NVIDIA's archive names for an OS and architecture ("linux-sbsa", "windows-arm64");
+/// one not published (macOS) is spelled the same way, e.g. "osx-x86_64".
+std::string archive_platform_name(Os os, Arch arch);
+
 /// What a cuDNN archive name looks like, for error messages.
 std::string_view archive_name_help();
 

@@ -34,6 +34,14 @@ struct CudnnFile {
 /// nullopt for anything else (cudnn_frontend.h, libcudnn.so, zlibwapi.dll).
 std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os);
 
+/// True for every file of a cuDNN release on `os`, whatever its sub-library: the headers (cudnn.h,
+/// cudnn_<name>.h, cudnn_<name>_v9.h) and the libraries of the platform's pattern (Linux
+/// libcudnn[_<name>].so[.N...] and libcudnn[_<name>][_static][_vN].a; Windows cudnn[_<name>]64_N.dll,
+/// cudnn[_<name>].lib, cudnn[_<name>]64_N.lib; any case). Not cudnn-frontend's headers
+/// (cudnn_frontend*.h, cudnn_backend_base.h), notes, or anything else that merely starts with "cudnn".
+/// The installer's stale rule and the doctor's receipt check both ask this.
+bool is_cudnn_release_file(std::string_view name, Os os);
+
 /// The loader names of cuDNN's libraries of one major among `names` (libcudnn_*.so.N / cudnn_*64_N.dll, the
 /// main library excluded), graph and ops first (the others need them), then by name.
 std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/facts.hpp"
 
@@ -21,6 +23,8 @@ struct CheckSpec {
   int layer = 1;
   unsigned needs = need_toolkit;
   CheckFn run = nullptr;
+  std::string_view what;  // what it checks, one line (doctor --list-checks, docs/doctor.md)
+  std::string_view also;  // other ids this row reports, space-separated (e.g. "loader.version loader.version_checks")
 };
 
 /// Every check, in report order.
@@ -28,6 +32,22 @@ const std::vector<CheckSpec>& check_table();
 
 /// What the rows of the selected layers need gathered (0: every layer).
 unsigned needs_for_layer(int only_layer, bool offline);
+
+/// The row that reports `id` (its own id, or one of its `also` ids); null when no row does.
+const CheckSpec* find_check(std::string_view id);
+/// Whether `row` reports `id`.
+bool row_reports(const CheckSpec& row, std::string_view id);
+/// Every id a row reports (its own first, then `also`), in table order.
+std::vector<std::string_view> reported_ids(const CheckSpec& row);
+/// What the named checks' rows need gathered.
+unsigned needs_for_checks(const std::vector<std::string>& ids, bool offline);
+/// The layer names' short form used in ids ("toolkit", "files", "loader", "driver", "workload").
+std::string_view layer_id_prefix(int layer);
+/// The check table for `doctor --list-checks`: text, JSON (schema cudnnctl.doctor-checks/1), and Markdown
+/// (docs/doctor.md's list, generated: `cudnnctl __generate doctor-checks`). check_list.cpp.
+std::string doctor_checks_text();
+nlohmann::json doctor_checks_json();
+std::string doctor_checks_markdown();
 
 /// A finding; with a signature id, its cause and fix from the signature table.
 Check make_check(std::string id, int layer, CheckStatus status, std::string finding, std::string_view signature_id = {});
@@ -37,6 +57,7 @@ Check make_check(std::string id, int layer, CheckStatus status, std::string find
 void check_toolkit_found(const DoctorFacts&, Checks&);
 void check_toolkit_env(const DoctorFacts&, Checks&);
 void check_toolkit_target(const DoctorFacts&, Checks&);
+void check_toolkit_cuda_vars(const DoctorFacts&, Checks&);
 // layer 2: checks_files.cpp
 void check_files_interrupted(const DoctorFacts&, Checks&);
 void check_files_cudnn(const DoctorFacts&, Checks&);
@@ -49,6 +70,8 @@ void check_files_receipt(const DoctorFacts&, Checks&);
 void check_files_search_path(const DoctorFacts&, Checks&);
 void check_files_frameworks(const DoctorFacts&, Checks&);
 void check_files_cudnn_path(const DoctorFacts&, Checks&);   // checks_stack.cpp
+void check_files_glibc_floor(const DoctorFacts&, Checks&);  // checks_release.cpp
+void check_files_advisories(const DoctorFacts&, Checks&);   // checks_release.cpp
 // layer 3: checks_loader.cpp
 void check_loader_skipped(const DoctorFacts&, Checks&);
 void check_loader_needed(const DoctorFacts&, Checks&);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/exit_code.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
@@ -33,6 +33,7 @@ struct DoctorOptions {
   std::string cuda_path;
   bool no_gpu = false;
   int only_layer = 0;                 // 0: every layer
+  std::vector<std::string> only_checks; // --check: only these ids (each reported by a row of the check table)
   std::string self_exe;               // this program, run as the probe child
   std::string driver_library;         // empty: libcuda.so.1 (nvcuda.dll on Windows), by name
   std::string driver_version_file = "/proc/driver/nvidia/version";

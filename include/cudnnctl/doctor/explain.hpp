@@ -3,6 +3,7 @@
 // (signatures.hpp): which signature, its cause and fix, and whether the message is harmless noise. Pure: the
 // command reads the text (bounded) and renders; this matches.
 #include <cstddef>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,18 @@ std::span<const LogPattern> log_patterns();
 
 /// The matches of one line (none, or the first pattern that fits in its first 4096 characters). `line_no` is 1-based.
 std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_no);
+
+/// The cuDNN majors a log shows besides the messages (a file listing, a wheel version, "cuDNN 9.2.1"): fed line by
+/// line, it adds the installed major to `loader.cudnn-major` matches ("the program wants 8; the log names 9 on
+/// line K"). explain_text uses it; a reader that streams lines feeds it the same way.
+class CudnnMajorsSeen {
+public:
+  void feed(std::string_view line, std::size_t line_no);
+  void annotate(std::vector<ExplainMatch>& matches) const;
+
+private:
+  std::map<std::string, std::size_t> seen_;  // major -> first line that shows it
+};
 
 /// Every line of `text` that names a known message, in order.
 std::vector<ExplainMatch> explain_text(std::string_view text);

@@ -16,6 +16,7 @@
 #include "cudnnctl/env/cuda_stack.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/loader/glibc_floor.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 
@@ -49,6 +50,22 @@ struct StackFacts {
   WslFacts wsl;
 };
 
+/// One of CUDA_HOME, CUDA_PATH, CUDA_ROOT as this environment sets it.
+struct CudaVar {
+  std::string name;
+  std::optional<std::string> value;  // nullopt: not set (an empty value counts as not set)
+  bool is_dir = false;               // the value names a folder
+  std::string canonical;             // the folder, links resolved (empty when not set)
+};
+
+/// The glibc / libstdc++ floor of the toolkit's cuDNN libraries against this host's (Linux toolkits here).
+struct FloorFacts {
+  bool gathered = false;
+  LibraryFloor floor;
+  std::vector<std::string> unreadable;
+  HostSymbolVersions host;
+};
+
 struct ToolkitFacts {
   std::vector<Toolkit> found;            // every toolkit the environment names, in precedence order
   std::vector<std::string> notes;        // names that are not toolkits
@@ -57,6 +74,7 @@ struct ToolkitFacts {
   std::optional<std::string> cuda_path_problem;  // --cuda-path names no toolkit: why
   std::vector<std::pair<std::string, std::string>> env_differs;  // CUDA_PATH/CUDA_HOME naming another toolkit
   std::string target;                    // --target
+  std::vector<CudaVar> cuda_vars;        // CUDA_HOME, CUDA_PATH, CUDA_ROOT: the order cuDNN 9.24+ reads them in
 };
 
 /// One static dependency and where the loader model finds it (empty: nowhere).
@@ -78,6 +96,7 @@ struct ReceiptFacts {
   std::size_t files = 0;
   std::string canonical_name;
   std::vector<std::string> problems;
+  std::vector<std::string> unlisted;     // cuDNN files in the install folders the receipt does not list ("lib64/libcudnn_ext.so.9")
   std::string error;                     // corrupt: why
 };
 
@@ -110,6 +129,7 @@ struct DoctorFacts {
   std::vector<std::string> unloadable;   // main/sub libraries of the chosen major that are not ELF/PE files
   std::optional<CudnnHeaderVersion> header;
   std::optional<unsigned> major;         // the cuDNN major the toolkit holds (header's, else the newest)
+  FloorFacts glibc_floor;                // its libraries' glibc / libstdc++ floor (Linux toolkits on a Linux host)
   std::map<std::string, Result<PeImports>> dlls;  // Windows: each cuDNN DLL (and zlibwapi.dll) of lib_dir, read
   ReceiptFacts receipt;
   InterruptedFacts interrupted;

@@ -11,6 +11,10 @@ DoctorFacts gather_facts(const DoctorOptions& options, const platform::Environme
 
 // the parts, in the order gather_facts runs them (each file: gather_<part>.cpp)
 void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env);
+/// CUDA_HOME, CUDA_PATH, CUDA_ROOT: set or not, and whether each names a folder (through `sys`).
+void gather_cuda_vars(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+/// The glibc / libstdc++ floor of the toolkit's cuDNN libraries (read through `sys`) and this host's versions.
+void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys);
 void gather_files(DoctorFacts& f, DoctorSystem& sys);
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);

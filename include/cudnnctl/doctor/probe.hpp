@@ -11,8 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/base/os_arch.hpp"
 
@@ -53,6 +51,12 @@ struct ProbeResult {
   bool timed_out = false;
   std::string child_stderr;
   bool completed = false;
+
+  /// What the probe found, as facts (the checks of layer 4 judge them; the workload runs only on a usable GPU):
+  /// a driver loaded and initialised,
+  bool driver_ready() const { return driver_loaded && cu_init && *cu_init == 0; }
+  /// and with it a GPU on which cudnnCreate succeeded.
+  bool gpu_usable() const { return driver_ready() && !devices.empty() && (!create_status || *create_status == 0); }
 };
 
 /// The child side: does the steps and writes JSON lines to `out`. Returns the exit code.

@@ -28,6 +28,8 @@ public:
   virtual Result<PeImports> read_pe(const std::string& path) = 0;
   /// `ldconfig -p` (empty when it cannot run). The real system runs it at most once.
   virtual const std::string& ld_cache_text() = 0;
+  /// Why the ld.so cache could not be read, once ld_cache_text() was asked (empty when it was read): said as a note.
+  virtual std::string ld_cache_problem() { return {}; }
   virtual Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) = 0;
   virtual Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) = 0;
 };

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/base/error.hpp"
 #include "cudnnctl/base/os_arch.hpp"
+#include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
 
@@ -16,6 +18,12 @@ namespace cudnnctl {
 /// Every entry of `ldconfig -p` output as (name, path), in cache order, duplicates kept.
 std::vector<std::pair<std::string, std::string>> parse_ld_cache_entries(const std::string& text);
 std::map<std::string, std::string> parse_ld_cache(const std::string& text);
+/// Every path the cache lists for exactly this name (e.g. "libcuda.so.1"), in cache order.
+std::vector<std::string> ld_cache_paths(const std::string& text, const std::string& name);
+
+/// The ld.so cache as `ldconfig -p` prints it. ldconfig is looked for where it lives (/sbin, /usr/sbin:
+/// often not on a user's PATH), then on PATH, and run with a timeout; the error says where it looked.
+Result<std::string> read_ld_cache_text();
 
 /// A RUNPATH (or RPATH) value -> its folders, $ORIGIN and ${ORIGIN} replaced by `origin`; empty entries dropped.
 std::vector<std::string> expand_origin(const std::string& runpath, const std::string& origin);
@@ -29,16 +37,44 @@ std::vector<std::string> linux_default_dirs(const std::string& triplet);
 
 struct LinuxHit {
   std::string path;
-  std::string via;  // "LD_LIBRARY_PATH", "RUNPATH", "ld.so cache", "default folder"
+  std::string via;  // "RPATH", "LD_LIBRARY_PATH", "RUNPATH", "ld.so cache", "default folder"
 };
 
-/// The order ld.so tries for a library with this RUNPATH; `exists` is asked for each candidate path.
-struct LinuxSearchOrder {
-  std::vector<std::string> ld_library_path;
-  std::map<std::string, std::string> cache;
-  std::vector<std::string> defaults;
+/// A requesting object's own search paths, $ORIGIN replaced by its folder. ld.so searches DT_RPATH before
+/// LD_LIBRARY_PATH, and only when the object has no DT_RUNPATH; DT_RUNPATH comes after LD_LIBRARY_PATH.
+struct OwnSearchPaths {
+  std::vector<std::string> rpath;
+  std::vector<std::string> runpath;
+};
+OwnSearchPaths own_search_paths(const std::string& rpath, const std::string& runpath, const std::string& origin);
 
-  std::optional<LinuxHit> find(const std::string& name, const std::vector<std::string>& runpath,
+/// One folder of the search order: as written, why it is there, and where that is from here (an empty
+/// LD_LIBRARY_PATH entry is the current folder; a relative one is read from it).
+struct LinuxSearchStep {
+  std::string dir;
+  std::string via;
+  std::string resolved;
+};
+
+/// The Linux loader's search order, built once: every caller (doctor, path, shadow scan, trace) asks it.
+struct LinuxSearchOrder {
+  std::vector<std::string> ld_library_path;  // entries as written, empty ones kept
+  std::map<std::string, std::string> cache;  // name -> path, the cache's first entry of a name
+  std::vector<std::pair<std::string, std::string>> cache_entries;  // every (name, path) in cache order
+  std::vector<std::string> defaults;
+  std::string cwd;  // what an empty or relative LD_LIBRARY_PATH entry is read from
+
+  /// From this environment's LD_LIBRARY_PATH, `ldconfig -p` text and the host's multiarch triplet.
+  static LinuxSearchOrder of(const platform::Environment& env, const std::string& ld_cache_text, const std::string& triplet,
+                             const std::string& cwd);
+
+  /// Every folder ld.so tries for a library requested by an object with `own` paths, in order; `cache_dirs`
+  /// are the folders the cache gives for it (cache_dirs_for_name, or the folders of a family of names).
+  std::vector<LinuxSearchStep> steps(const OwnSearchPaths& own, const std::vector<std::string>& cache_dirs) const;
+  /// The folders the cache lists `name` in, in cache order.
+  std::vector<std::string> cache_dirs_for_name(const std::string& name) const;
+  /// Where `name` resolves; `exists` is asked for each candidate path (a cache hit is taken as ld.so takes it).
+  std::optional<LinuxHit> find(const std::string& name, const OwnSearchPaths& own,
                                const std::function<bool(const std::string&)>& exists) const;
 };
 

@@ -40,6 +40,12 @@ std::string shell_lines(const LoaderPathPlan& plan, Shell shell);
 /// A cudnnctl command line for this toolkit that can be run as printed: "cudnnctl path --cuda-path '/x y' --apply".
 std::string toolkit_command(const std::string& toolkit_root, const std::string& command, const std::string& tail = "");
 
+/// `text` (a fix line) with every cudnnctl command in it naming this toolkit, so it runs as printed on the
+/// toolkit that was checked: `--cuda-path ROOT` (quoted for the toolkit's shell: '...' for POSIX, "..." for
+/// a Windows folder) goes right after `cudnnctl <verb>` for the verbs that take a toolkit (path, doctor,
+/// install, uninstall, bench) unless that command already names one; a `<toolkit>` placeholder becomes ROOT.
+std::string with_toolkit_named(std::string_view text, const std::string& toolkit_root);
+
 /// Quotes a word for a POSIX shell when it needs it ('...' with ' written as '\'').
 std::string shell_word(const std::string& word);
 

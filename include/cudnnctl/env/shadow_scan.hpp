@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -29,6 +30,8 @@ struct CudnnCopy {
   std::string version;    // "9.19.0" when known, else "9.x"
   bool wins = false;      // the copy a program asking for this major loads
   bool installed = false; // in the folder cudnnctl installed into
+  std::string machine;    // the file's machine ("x86_64", "aarch64"; "x64", "arm64"), empty when unreadable
+  bool other_machine = false;  // built for another machine than the process: the loader skips it, never a candidate
 };
 
 struct ShadowReport {
@@ -40,8 +43,10 @@ struct ShadowReport {
 /// `ldconfig -p` text -> folders holding libcudnn*, in cache order.
 std::vector<std::string> parse_ldconfig_cache(const std::string& text);
 
-/// `multiarch`: the Debian triplet of the default folders; empty: this host's (env/linux_loader.hpp).
-std::vector<SearchDir> linux_search_order(const platform::Environment& env, const std::vector<std::string>& runpath_dirs,
+/// The folders of the Linux loader's order (env/linux_loader's model: RPATH, LD_LIBRARY_PATH with empty and
+/// relative entries read from the current folder, RUNPATH, the cache's folders, the default folders).
+/// `multiarch`: the Debian triplet of the default folders; empty: this host's.
+std::vector<SearchDir> linux_search_order(const platform::Environment& env, const OwnSearchPaths& own,
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = {});
 std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
 
@@ -50,8 +55,12 @@ std::vector<SearchDir> windows_search_order(const platform::Environment& env, co
 std::string copy_version(const std::string& dir, const std::string& main_file, unsigned major);
 
 /// Scans the folders in order for cuDNN main libraries and explains what shadows `installed_dir` (compared
-/// with each folder's where()).
+/// with each folder's where()). A copy built for another machine than `process_machine` (empty: this host's,
+/// as elf_machine_name/pe_machine_name spell it) is named and skipped, as the loader skips it.
 ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major,
-                               const std::string& installed_dir);
+                               const std::string& installed_dir, const std::string& process_machine = {});
+
+/// This host's machine as the loader of `flavor` names a library's: "x86_64"/"aarch64"/"ppc64le" (ELF), "x64"/"arm64" (PE).
+std::string host_library_machine(LoaderFlavor flavor);
 
 } // namespace cudnnctl

@@ -38,13 +38,21 @@ public:
   virtual std::vector<std::string> list(const std::string& dir) const = 0;
   /// Flushes a file's data or a folder's entries to the disk (links: nothing to do).
   virtual Result<void> flush(const std::string& path) = 0;
+  /// Appends `line` (and a newline) to an existing file and flushes it to the disk before returning: the
+  /// transaction's progress records. A crash mid-append leaves a last line without its newline.
+  virtual Result<void> append_line(const std::string& path, const std::string& line) = 0;
 };
 
 /// The name a move across file systems writes its copy under, beside the target, before renaming it
 /// into place. One left by a crash is removed by the roll-back.
 inline constexpr std::string_view cross_fs_part_suffix = ".cudnnctl-part";
 
-/// The real file system. `always_copy` (tests): every move is done the way a move across file systems
+/// The real file system. Test seam (every change it makes, counted from 1 in each process: make_dirs,
+/// rename, write_atomic, remove_*, append_line): CUDNNCTL_FAULT_LOG=FILE appends "N op path" for each,
+/// so a test learns how many a clean run makes; CUDNNCTL_FAULT_AT_CHANGE=N stops the process right
+/// before the N-th, by SIGKILL, or by the signal CUDNNCTL_FAULT_SIGNAL names (INT, TERM: delivered as a
+/// user's Ctrl-C would be, after which the change goes ahead unless the run stops for it).
+/// `always_copy` (tests): every move is done the way a move across file systems
 /// is, as if every target were on another one.
 std::unique_ptr<InstallFs> make_real_fs(bool always_copy = false);
 
@@ -70,6 +78,7 @@ public:
   Result<std::string> read_link(const std::string& p) const override { return m_inner.read_link(p); }
   std::vector<std::string> list(const std::string& d) const override { return m_inner.list(d); }
   Result<void> flush(const std::string& p) override { return m_inner.flush(p); }
+  Result<void> append_line(const std::string& p, const std::string& l) override;
 
 private:
   Result<void> maybe_fail(const std::string& what, const std::string& path);

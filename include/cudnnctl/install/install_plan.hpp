@@ -49,7 +49,8 @@ struct PlanInputs {
 /// libraries -> the toolkit's library folder, links kept as links. LICENSE -> the state folder.
 /// Refuses: an archive for another OS than the toolkit's, a CUDA variant or range that does not fit the
 /// toolkit (unless force), members that are not cuDNN's (an archive that would replace cuda.h), members
-/// outside the known layout. Existing cuDNN files not in the archive become remove_stale steps.
+/// outside the known layout. Existing cuDNN files not in the archive (every name
+/// contract's is_cudnn_release_file recognises, any sub-library) become remove_stale steps.
 Result<InstallPlan> make_install_plan(const PlanInputs& in);
 
 /// The OS, CUDA-major and NVIDIA-range checks alone (make_install_plan runs them first). With `force` a
@@ -59,9 +60,5 @@ Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, co
 
 /// True for file names cuDNN owns: cudnn*.h, cudnn*.dll, cudnn*.lib, libcudnn*.
 bool is_cudnn_file_name(std::string_view file_name);
-/// True for the exact library and header names cuDNN has shipped in any era (libcudnn_ops.so.9,
-/// cudnn_ops_infer64_8.dll, cudnn_version.h, ...): only these are removed as stale. cudnn_frontend*.h,
-/// notes and other files that merely start with "cudnn" are not.
-bool is_known_cudnn_file_name(std::string_view file_name);
 
 } // namespace cudnnctl

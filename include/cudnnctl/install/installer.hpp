@@ -27,7 +27,11 @@ struct InstallRequest {
   bool dry_run = false;
   std::string name_encoding;
   std::optional<std::uint64_t> catalog_size;
+  std::function<void(std::uint64_t)> on_total;  // progress of the extraction: see ExtractOptions
   std::function<void(std::uint64_t)> on_bytes;
+  // Asked with the staged folder that holds the archive's shared libraries, after the hash and the content
+  // checks and before anything is placed (the host's glibc / libstdc++ floor): an error stops the install.
+  std::function<Result<void>(const std::string& staged_library_dir)> check_staged_libraries;
 };
 
 struct InstallOutcome {

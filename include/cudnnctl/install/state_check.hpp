@@ -31,6 +31,20 @@ Result<void> check_journal_paths(const Journal& j, const std::string& root, cons
 /// The same, with moves allowed below any of `roots`.
 Result<void> check_journal_paths(const Journal& j, const std::vector<std::string>& roots, const std::string& state_dir);
 
+/// Refuses (ErrorCode::unsafe_state) a path whose folder does not resolve inside `root`: some folder on
+/// the way is a link that leaves the toolkit. The last component is not followed (a rename or removal
+/// acts on a link itself), unless `follow_last` (a folder the run writes into). Links that stay inside
+/// the root (CUDA's lib64 -> targets/x86_64-linux/lib) are fine. `origin` says where the path came from.
+Result<void> check_resolves_inside(const std::string& path, const std::string& root, const std::string& origin, bool follow_last = false);
+/// check_resolves_inside for the first of `roots` the path is inside; the error names them all when it is in none.
+Result<void> check_resolves_inside_any(const std::string& path, const std::vector<std::string>& roots, const std::string& origin);
+
+/// Every path of a journal (both ends of each move, each folder it removes) resolves inside `root`, and
+/// no folder it removes is a link.
+Result<void> check_journal_resolves(const Journal& j, const std::string& root);
+/// The same with several roots (a bundle's folder and its state folder): each path inside one of them.
+Result<void> check_journal_resolves(const Journal& j, const std::vector<std::string>& roots);
+
 /// A staging folder (`<state>/staging-<id>`) that an interrupted run left behind.
 struct LeftoverStaging {
   std::string path;

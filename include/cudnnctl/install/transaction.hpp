@@ -1,10 +1,17 @@
 #pragma once
 // A crash-safe transaction made of renames. The journal (in the toolkit's state folder) lists every
-// move before the first one happens; each move is atomic (one across file systems is a copy renamed
-// into place, then the source removed: a crash between those leaves the same content at both ends,
-// which recovery undoes by dropping the copy), so after a crash the journal and the tree tell which
-// moves ran. Before the commit point (the journal rewritten as "committed") recovery undoes
-// them in reverse; after it, recovery only finishes the clean-up. The tree is fully old or fully new.
+// move before the first one happens; journal.progress (written before the journal) then announces each
+// move, flushed to the disk, right before it begins, and checks that its target is free. After a crash
+// the progress proves which moves were done: all before the last announced one; that one is decided by
+// the tree (its target was free when it began, so whatever is there is the move's own: a
+// cross-file-system copy cut before its source was removed is dropped). Nothing else is ever removed,
+// so a file the toolkit had before is never lost. Before the commit point (the journal rewritten as
+// "committed") recovery undoes the done moves in reverse, each undo announced the same way (a crash
+// during a roll-back is finished by the next run); after it, recovery only finishes the clean-up. The
+// tree is fully old or fully new. Ctrl-C/SIGTERM during the moves stops the run after the current move
+// and rolls it back (ErrorCode::interrupted). Every path is checked to resolve inside the toolkit,
+// again right before each move. Contract for callers (install, uninstall, bundle): every `to` must be
+// free when the journal is written, and remove_on_rollback may list only folders this run creates.
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +35,9 @@ struct Journal {
 };
 
 std::string journal_path(const std::string& state_dir);
+/// The progress records beside the journal: each move, and each undo, is announced there (on the disk)
+/// before it begins, so recovery acts only on what they prove was done.
+std::string progress_path(const std::string& state_dir);
 
 /// Runs the moves. On any failure the moves done so far are undone and the error says so.
 Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journal journal);

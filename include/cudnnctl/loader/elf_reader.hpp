@@ -1,6 +1,7 @@
 #pragma once
 // Reads what the dynamic loader needs from an ELF shared object: SONAME, DT_NEEDED, RUNPATH/RPATH and
-// the machine. Reads only the headers it needs through a positional-read callback, so a 234 MB
+// the machine, and the symbol-version tables
+// (version needed, version defined). Reads only the headers it needs through a positional-read callback, so a 234 MB
 // library costs a few KiB of I/O. Every offset and size is checked: the input may be anything.
 #include <cstdint>
 #include <functional>
@@ -19,6 +20,15 @@ struct ElfDynamicInfo {
   std::vector<std::string> needed;
   std::string runpath;
   std::string rpath;
+  // Symbol versions from the version-needed table (SHT_GNU_verneed, DT_VERNEED): what the library asks of
+  // the libraries it links, e.g. {"libc.so.6", "GLIBC_2.27"}, {"libstdc++.so.6", "GLIBCXX_3.4.20"}.
+  struct VersionNeed {
+    std::string file;
+    std::string version;
+  };
+  std::vector<VersionNeed> version_needs;
+  // Versions the library itself defines (SHT_GNU_verdef, DT_VERDEF): libstdc++.so.6 defines GLIBCXX_3.4.x.
+  std::vector<std::string> version_defs;
 };
 
 /// Reads up to `n` bytes at `offset`; returns fewer at the end of the file.

@@ -1,5 +1,6 @@
 #pragma once
 // What machine cudnnctl runs on, in the terms cuDNN archives use.
+#include <optional>
 #include <string>
 
 #include "cudnnctl/base/os_arch.hpp"
@@ -15,5 +16,13 @@ struct HostPlatform {
 
 /// Detects the running machine. Never fails: unknown parts fall back to the build's target.
 HostPlatform detect_host();
+
+/// The C library's version ("2.36", from gnu_get_libc_version); nullopt where the C library is not glibc
+/// (musl, Windows).
+std::optional<std::string> host_glibc_version();
+
+/// The path of a library this process has loaded whose file name starts with `name_prefix`
+/// ("libstdc++.so.6"), from the loader's own list (dl_iterate_phdr); empty when none (or on Windows).
+std::string loaded_library_path(const std::string& name_prefix);
 
 } // namespace cudnnctl::platform

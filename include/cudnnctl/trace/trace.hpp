@@ -88,6 +88,9 @@ struct TraceSeams {
   std::function<LibraryFacts(const std::string& path)> describe;
   /// Other copies of the file name on this machine, for a library found at `path` and asked for by `requester`.
   std::function<std::vector<OtherCopy>(const std::string& path, const std::string& requester)> other_copies;
+  /// Whether a file is at `path` now. A request no load answered whose file is in a folder the loader tried was
+  /// a probe (dlopen with RTLD_NOLOAD: "is it loaded already?"), not a missing library. Unset: never.
+  std::function<bool(const std::string& path)> file_exists;
 };
 
 /// `want_cudnn`: "9.8" or "9.8.0" (the cuDNN the program was built with), empty when not given.

@@ -2,7 +2,7 @@
 // The one JSON mapping of each workload result type, used by the child process (its lines), the
 // parent reading them back, and `cudnnctl bench --json`. Empty texts are written as null and read
 // from null or a string; an absent field keeps its default.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/workload/results.hpp"
 

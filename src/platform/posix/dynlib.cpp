@@ -58,7 +58,8 @@ Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::v
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    ::execv(args[0], args.data());
+    if (argv[0].find('/') == std::string::npos) ::execvp(args[0], args.data());  // a bare name: looked up on PATH
+    else ::execv(args[0], args.data());
     _exit(127);
   }
   ::close(out_pipe[1]);

@@ -1,6 +1,10 @@
 #include "cudnnctl/platform/host.hpp"
 
+#include <link.h>
 #include <sys/utsname.h>
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
 
 #include <filesystem>
 #include <fstream>
@@ -42,6 +46,34 @@ HostPlatform detect_host() {
   if (h.arch == Arch::aarch64) h.description += " (Jetson/Tegra)";
   if (h.wsl) h.description += " (WSL2)";
   return h;
+}
+
+std::optional<std::string> host_glibc_version() {
+#if defined(__GLIBC__)
+  return std::string(gnu_get_libc_version());
+#else
+  return std::nullopt;
+#endif
+}
+
+std::string loaded_library_path(const std::string& name_prefix) {
+  struct Search {
+    const std::string* prefix;
+    std::string found;
+  } search{&name_prefix, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        if (info->dlpi_name == nullptr || *info->dlpi_name == '\0') return 0;
+        const std::string path = info->dlpi_name;
+        const auto slash = path.rfind('/');
+        const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+        if (file.rfind(*s->prefix, 0) != 0) return 0;
+        s->found = path;
+        return 1;
+      },
+      &search);
+  return search.found;
 }
 
 } // namespace cudnnctl::platform

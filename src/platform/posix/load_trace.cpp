@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +46,41 @@ Result<std::string> find_audit_library() {
               "reinstall cudnnctl (it installs lib/cudnnctl/libcudnnctl_audit.so), or set CUDNNCTL_AUDIT_LIB to its path");
 }
 
+namespace {
+
+// A per-run value the audit library puts at the start of every line: 128 random bits, hex. The program never
+// sees it in its output, so a line without it (anything the program wrote, by accident or on purpose) is not
+// taken for a load.
+std::string trace_token() {
+  unsigned char bytes[16] = {};
+  std::size_t have = 0;
+  while (have < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + have, sizeof bytes - have, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  std::string token;
+  for (unsigned char b : bytes) token += fmt::format("{:02x}", b);
+  return have == sizeof bytes ? token : std::string();
+}
+
+// The lines that carry the token, without it; every other line is dropped.
+std::string authenticated_lines(const std::string& raw, const std::string& token) {
+  const std::string prefix = token + "\t";
+  std::string out;
+  std::size_t at = 0;
+  while (at < raw.size()) {
+    auto end = raw.find('\n', at);
+    if (end == std::string::npos) break;  // a line cut short is not a record
+    if (raw.compare(at, prefix.size(), prefix) == 0) out.append(raw, at + prefix.size(), end + 1 - at - prefix.size());
+    at = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
 Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library) {
   if (argv.empty()) return fail(ErrorCode::usage, "no command to trace", "cudnnctl trace -- COMMAND [ARGS...]");
   const char* tmpdir = std::getenv("TMPDIR");
@@ -57,6 +93,8 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
     ~Cleanup() { ::unlink(p.c_str()); }
   } cleanup{path};
 
+  const std::string token = trace_token();
+  if (token.empty()) return fail(ErrorCode::io, "cannot make the trace's random token (getrandom failed)", "");
   std::string audit = audit_library;
   if (const char* prev = std::getenv("LD_AUDIT"); prev && *prev) audit += std::string(":") + prev;
 
@@ -72,6 +110,7 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
     ::sigaction(SIGQUIT, &old_quit, nullptr);
     ::setenv("LD_AUDIT", audit.c_str(), 1);
     ::setenv("CUDNNCTL_TRACE_FILE", path.c_str(), 1);
+    ::setenv("CUDNNCTL_TRACE_TOKEN", token.c_str(), 1);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -92,7 +131,7 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
-  run.events = ss.str();
+  run.events = authenticated_lines(ss.str(), token);
   return run;
 }
 

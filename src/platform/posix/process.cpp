@@ -1,4 +1,6 @@
 #include "cudnnctl/platform/process.hpp"
+
+#include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
 
 #include <fcntl.h>
@@ -40,48 +42,48 @@ FileLock::~FileLock() {
   if (m_handle >= 0) ::close(static_cast<int>(m_handle));  // closing releases the flock
 }
 
+namespace {
+volatile sig_atomic_t g_caught = 0;
+int g_guards = 0;
+constexpr int k_guarded[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[3];
+extern "C" void note_signal(int sig) { g_caught = sig; }
+} // namespace
+
+InterruptGuard::InterruptGuard() {
+  if (g_guards++ > 0) return;
+  g_caught = 0;
+  struct sigaction sa {};
+  sa.sa_handler = note_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; ++i) ::sigaction(k_guarded[i], &sa, &g_previous[i]);
+}
+
+InterruptGuard::~InterruptGuard() {
+  if (--g_guards > 0) return;
+  for (int i = 0; i < 3; ++i) ::sigaction(k_guarded[i], &g_previous[i], nullptr);
+}
+
+int InterruptGuard::caught() { return g_caught; }
+
+void InterruptGuard::deliver(int signal_number) { ::raise(signal_number); }
+
 void kill_self() {
   ::raise(SIGKILL);
   _exit(137);
 }
 
-Result<std::string> run_capture(const std::vector<std::string>& argv) {
+Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_ms) {
   if (argv.empty()) return fail(ErrorCode::internal, "run_capture: no program", "");
-  log::debug("run {}", log::command_line(argv));
-  const auto started = std::chrono::steady_clock::now();
-  int pipefd[2];
-  if (::pipe(pipefd) != 0) return fail(ErrorCode::io, fmt::format("cannot run {}: {}", argv[0], std::strerror(errno)), "");
-  const pid_t pid = ::fork();
-  if (pid < 0) return fail(ErrorCode::io, fmt::format("cannot run {}: {}", argv[0], std::strerror(errno)), "");
-  if (pid == 0) {
-    ::dup2(pipefd[1], STDOUT_FILENO);
-    ::close(pipefd[0]);
-    ::close(pipefd[1]);
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    _exit(127);
-  }
-  ::close(pipefd[1]);
-  std::string out;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(pipefd[0], buf, sizeof buf);
-    if (n > 0) out.append(buf, static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
-  }
-  ::close(pipefd[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  log::debug("{}: exit code {} after {}, {} bytes on stdout", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-             log::elapsed_ms(started), out.size());
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1), "");
-  return out;
+  CUDNNCTL_TRY_ASSIGN(const auto r, run_child(argv, {}, timeout_ms));
+  if (r.timed_out)
+    return fail(ErrorCode::io, fmt::format("'{}' did not finish within {} s and was stopped", argv[0], timeout_ms / 1000), "");
+  if (r.signal != 0 || r.exit_code != 0)
+    return fail(ErrorCode::io,
+                r.exit_code == 127 && r.out.empty() ? fmt::format("'{}' could not be run (not found)", argv[0])
+                                                    : fmt::format("'{}' failed (exit status {})", argv[0], r.signal ? 128 + r.signal : r.exit_code),
+                "");
+  return r.out;
 }
 
 bool is_privileged() { return ::geteuid() == 0; }

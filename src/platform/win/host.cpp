@@ -17,4 +17,8 @@ HostPlatform detect_host() {
   return h;
 }
 
+std::optional<std::string> host_glibc_version() { return std::nullopt; }
+
+std::string loaded_library_path(const std::string&) { return {}; }
+
 } // namespace cudnnctl::platform

@@ -33,13 +33,41 @@ FileLock::~FileLock() {
   if (m_handle != -1) CloseHandle(reinterpret_cast<HANDLE>(m_handle));  // closing releases the lock
 }
 
+namespace {
+volatile LONG g_caught = 0;
+int g_guards = 0;
+BOOL WINAPI note_console_event(DWORD event) {
+  if (event != CTRL_C_EVENT && event != CTRL_BREAK_EVENT && event != CTRL_CLOSE_EVENT) return FALSE;
+  InterlockedExchange(&g_caught, event == CTRL_C_EVENT ? 2 : 15);  // reported like SIGINT / SIGTERM
+  return TRUE;
+}
+} // namespace
+
+InterruptGuard::InterruptGuard() {
+  if (g_guards++ > 0) return;
+  InterlockedExchange(&g_caught, 0);
+  SetConsoleCtrlHandler(note_console_event, TRUE);
+}
+
+InterruptGuard::~InterruptGuard() {
+  if (--g_guards > 0) return;
+  SetConsoleCtrlHandler(note_console_event, FALSE);
+}
+
+int InterruptGuard::caught() { return static_cast<int>(g_caught); }
+
+void InterruptGuard::deliver(int signal_number) {
+  if (g_guards > 0) InterlockedExchange(&g_caught, signal_number);
+  else ExitProcess(128 + static_cast<UINT>(signal_number));
+}
+
 void kill_self() {
   TerminateProcess(GetCurrentProcess(), 137);
   ExitProcess(137);
 }
 
-Result<std::string> run_capture(const std::vector<std::string>& argv) {
-  auto r = run_child(argv, {}, 120000);
+Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_ms) {
+  auto r = run_child(argv, {}, timeout_ms);
   if (!r) return Unexpected<Error>(r.error());
   if (r->exit_code != 0) return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], r->exit_code), "");
   return r->out;

@@ -6,9 +6,13 @@
  *                candidate came up, the name, the object whose load asked for it);
  *   la_objopen   for every object mapped: an "O" line (pid, path, the object that asked for it when known).
  * Only the CUDA libraries cudnnctl reports (cuDNN, cuBLAS/cuBLASLt, NVRTC, cudart, the driver) are written.
- * Lines go to the file named by CUDNNCTL_TRACE_FILE, opened O_APPEND and written with one write() each
- * (shorter than PIPE_BUF), so the processes of one run append whole lines. Nothing here changes what the
- * linker does: every callback returns the name it was given. Plain C and libc only. */
+ * Lines go to the file named by CUDNNCTL_TRACE_FILE. The file is opened by path for each line (O_APPEND,
+ * close-on-exec), written with one write() (shorter than PIPE_BUF) and closed again, so the processes of one run
+ * append whole lines and no descriptor of the program is ever written to or held: a program that closes its
+ * descriptors and opens its own files (even on 0-2) never gets a trace line, and its later loads are still
+ * recorded. Each line starts with CUDNNCTL_TRACE_TOKEN, a random per-run value: cudnnctl parses only lines that
+ * carry it, so whatever else reaches the file is not taken for a load. Nothing here changes what the linker
+ * does: every callback returns the name it was given. Plain C and libc only. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <link.h>
@@ -18,7 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int g_fd = -1;
+static char g_file[4096];
+static char g_token[80];
 
 static const char* base_name(const char* path) {
   const char* slash = strrchr(path, '/');
@@ -40,23 +45,35 @@ static size_t put(char* buf, size_t at, size_t cap, const char* s) {
 }
 
 static void emit(char kind, const char* a, const char* b, const char* c) {
-  if (g_fd < 0) return;
+  if (!g_file[0] || !g_token[0]) return;
   char buf[4000];
   const size_t cap = sizeof buf - 4; /* room for the separators and the newline */
-  size_t n = (size_t)snprintf(buf, sizeof buf, "%c\t%ld\t", kind, (long)getpid());
+  size_t n = (size_t)snprintf(buf, sizeof buf, "%s\t%c\t%ld\t", g_token, kind, (long)getpid());
   n = put(buf, n, cap, a);
   buf[n++] = '\t';
   n = put(buf, n, cap, b);
   buf[n++] = '\t';
   n = put(buf, n, cap, c);
   buf[n++] = '\n';
-  ssize_t w = write(g_fd, buf, n);
+  /* Opened for this line only: the descriptor exists for the duration of one write and is never the
+   * program's (a program that had closed 0-2 could get that number for its own next open, which is why the
+   * token, not the descriptor, decides which lines are the audit library's). */
+  const int fd = open(g_file, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return;
+  ssize_t w = write(fd, buf, n);
   (void)w;
+  close(fd);
+}
+
+static void copy_env(char* to, size_t cap, const char* name) {
+  const char* v = getenv(name);
+  to[0] = '\0';
+  if (v && strlen(v) < cap) memcpy(to, v, strlen(v) + 1);
 }
 
 unsigned int la_version(unsigned int version) {
-  const char* file = getenv("CUDNNCTL_TRACE_FILE");
-  if (file && *file) g_fd = open(file, O_WRONLY | O_APPEND | O_CLOEXEC);
+  copy_env(g_file, sizeof g_file, "CUDNNCTL_TRACE_FILE");
+  copy_env(g_token, sizeof g_token, "CUDNNCTL_TRACE_TOKEN");
   char exe[2048];
   ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[len > 0 ? len : 0] = '\0';

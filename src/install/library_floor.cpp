@@ -1,0 +1,82 @@
+#include "cudnnctl/install/library_floor.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/loader/forward_reader.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+std::string base_name(const std::string& name) {
+  const auto slash = name.find_last_of("/\\");
+  return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+void note(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf) {
+  if (!elf) {
+    report.unreadable.push_back(name + ": " + elf.error().message);
+    return;
+  }
+  report.floor.add(name, elf->version_needs);
+  const auto machine = elf_machine_name(elf->machine);
+  if (std::find(report.machines.begin(), report.machines.end(), machine) == report.machines.end()) report.machines.push_back(machine);
+}
+
+} // namespace
+
+bool is_shared_library_name(const std::string& file_name) {
+  const auto at = file_name.find(".so");
+  if (at == std::string::npos || at == 0) return false;
+  const auto rest = file_name.substr(at + 3);
+  return rest.empty() || rest[0] == '.';
+}
+
+Result<LibraryFloorReport> archive_library_floor(const std::string& path, ArchiveFormat format) {
+  LibraryFloorReport report;
+  const auto want = [](const ArchiveEntry& e) { return is_shared_library_name(base_name(e.name)); };
+  const MemberVisit visit = [&](const ArchiveEntry& e, const MemberPull& pull) {
+    const auto reader = forward_reader([&pull](char* buf, std::size_t n) { return pull(buf, n); });
+    note(report, base_name(e.name), read_elf_dynamic(reader, e.name));
+    return true;
+  };
+  auto r = visit_members(path, format, want, visit);
+  if (!r) return Unexpected<Error>(r.error());
+  return report;
+}
+
+LibraryFloorReport folder_library_floor(const std::string& folder) {
+  namespace fs = std::filesystem;
+  LibraryFloorReport report;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(fs::path(folder), ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = it->path().filename().string();
+    std::error_code lec;
+    if (!is_shared_library_name(name) || !it->is_regular_file(lec) || it->is_symlink(lec)) continue;
+    files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) note(report, f.filename().string(), read_elf_file(f.string()));
+  return report;
+}
+
+Result<void> check_library_floor(const LibraryFloorReport& report, const HostSymbolVersions& host, const std::string& archive) {
+  const auto short_of = floor_shortfalls(report.floor, host);
+  if (short_of.empty()) return {};
+  std::string what;
+  for (const auto& s : short_of)
+    what += fmt::format("{}{} needs {}, this host has {}", what.empty() ? "" : "; ", s.needed.library, s.needed.version.text(), s.host.text());
+  return fail(ErrorCode::host_too_old,
+              fmt::format("'{}' needs a newer C or C++ runtime than this host has: {}", archive, what),
+              "use a newer OS image (its glibc / libstdc++), or an older cuDNN release built for this one; --force installs "
+              "anyway (for another machine), but the libraries will not load here",
+              archive);
+}
+
+} // namespace cudnnctl
