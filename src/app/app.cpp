@@ -16,7 +16,7 @@
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 
 #ifndef CUDNNCTL_VERSION
 #define CUDNNCTL_VERSION "0.0.0"
@@ -94,6 +94,26 @@ std::string command_list() {
 
 } // namespace
 
+namespace {
+// A parse error in words: the command's own --help when one was named, the list of commands for an unknown one.
+Error usage_error(const CLI::ParseError& e, CLI::App& app, const std::vector<std::pair<CLI::App*, CommandRun>>& runs,
+                  const std::vector<std::string>& args) {
+  std::string message = e.what();
+  std::string hint = "run 'cudnnctl --help' for the commands and options";
+  bool in_command = false;
+  for (const auto& [sub, run] : runs)
+    if (sub->parsed()) {
+      hint = fmt::format("run 'cudnnctl {} --help' for its options", sub->get_name());
+      in_command = true;
+    }
+  if (const auto word = in_command ? std::string() : unknown_command(app, args); !word.empty()) {
+    message = fmt::format("unknown command '{}'", word);
+    hint = fmt::format("the commands are: {}; run 'cudnnctl --help' for what each does", command_list());
+  }
+  return Error{ErrorCode::usage, message, hint, {}};
+}
+} // namespace
+
 int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty, bool err_color) {
   // what the user reads passes the terminal filter; the internal child commands (__probe, __workload)
   // speak JSON lines to their parent, which parses them: they write as they are
@@ -142,19 +162,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     return 0;
   } catch (const CLI::ParseError& e) {
     // CLI11 throws help requests of subcommands as CallForHelp too; everything else is a usage error
-    std::string message = e.what();
-    std::string hint = "run 'cudnnctl --help' for the commands and options";
-    bool in_command = false;
-    for (const auto& [sub, run] : runs)
-      if (sub->parsed()) {
-        hint = fmt::format("run 'cudnnctl {} --help' for its options", sub->get_name());
-        in_command = true;
-      }
-    if (const auto word = in_command ? std::string() : unknown_command(app, args); !word.empty()) {
-      message = fmt::format("unknown command '{}'", word);
-      hint = fmt::format("the commands are: {}; run 'cudnnctl --help' for what each does", command_list());
-    }
-    return report_error(Error{ErrorCode::usage, message, hint, {}}, io.json || json_requested(args), out, err);
+    return report_error(usage_error(e, app, runs, args), io.json || json_requested(args), out, err);
   }
   auto log_session = start_log(global, err);
   if (!log_session) return report_error(log_session.error(), io.json || json_requested(args), out, err);

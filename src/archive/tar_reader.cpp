@@ -195,6 +195,23 @@ struct ReadProgress {
     reported = static_cast<std::uint64_t>(n);
   }
 };
+// The archive's links, made after every file so that nothing is written through one: a symbolic link as
+// it is (the safety checker admitted its target), a hard link as a copy of its target (a file of this archive).
+Result<void> make_deferred_links(const std::string& path, const std::string& staging_dir, const std::vector<ArchiveEntry>& deferred) {
+  for (const auto& e : deferred) {
+    const auto slash = e.name.rfind('/');
+    if (slash != std::string::npos) CUDNNCTL_TRY(platform::make_directories(staging_dir + "/" + e.name.substr(0, slash)));
+    if (e.type == EntryType::symlink) {
+      CUDNNCTL_TRY(platform::make_symlink(e.link_target, staging_dir + "/" + e.name));
+      continue;
+    }
+    std::error_code ec;
+    std::filesystem::copy_file(staging_dir + "/" + normalise_entry_path(e.link_target), staging_dir + "/" + e.name, ec);
+    if (ec) return fail(ErrorCode::io, fmt::format("cannot copy '{}' for the hard link '{}': {}", e.link_target, e.name, ec.message()), "", path);
+  }
+  return {};
+}
+
 } // namespace
 
 Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
@@ -265,20 +282,7 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
     result.listing.entries.push_back(std::move(*e));
   }
   if (auto ok = checker.finish(); !ok) return Unexpected<Error>(ok.error());
-  for (const auto& e : deferred) {
-    const auto slash = e.name.rfind('/');
-    if (slash != std::string::npos)
-      if (auto ok = platform::make_directories(staging_dir + "/" + e.name.substr(0, slash)); !ok) return Unexpected<Error>(ok.error());
-    if (e.type == EntryType::symlink) {
-      if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
-    } else {
-      // a hard link becomes a copy of its target (checked to be a file of this archive)
-      std::error_code ec;
-      std::filesystem::copy_file(staging_dir + "/" + normalise_entry_path(e.link_target), staging_dir + "/" + e.name, ec);
-      if (ec)
-        return fail(ErrorCode::io, fmt::format("cannot copy '{}' for the hard link '{}': {}", e.link_target, e.name, ec.message()), "", path);
-    }
-  }
+  CUDNNCTL_TRY(make_deferred_links(path, staging_dir, deferred));
   return result;
 }
 

@@ -14,8 +14,8 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/doctor/explain.hpp"
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/explain.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 

@@ -26,6 +26,28 @@ struct PathOptions {
   std::string root = "/";
 };
 
+// The human report: the toolkit, the search order with its copies, the change for this shell, and the command
+// that makes it last.
+void print_path_text(Io& io, const PathReport& report, const Toolkit& toolkit, const std::string& reason, const PathApplied& applied) {
+  const auto& plan = report.plan;
+  io.out << fmt::format("toolkit  {}\nfolder   {} (must come first for its cuDNN to load)\n", reason, plan.folder);
+  if (report.shadows) {
+    io.out << "cuDNN on the search path now (* = what programs load):\n" << shadow_table(*report.shadows);
+    for (const auto& e : report.shadows->explanations) io.out << "  ! " << e << "\n";
+  }
+  if (plan.list_problem.empty())
+    io.out << fmt::format("{} for this shell{}:\n{}", plan.variable, plan.fix.changed ? "" : " (already right)",
+                          diff_lines(plan.fix.before, plan.fix.after));
+  io.out << fmt::format("CUDNN_PATH {} (read by cuda-pathfinder, cudnn-frontend and TransformerEngine)\n", plan.cudnn_path);
+  if (!applied.registry_diff.empty()) io.out << "registry PATH:\n" << applied.registry_diff;
+  if (!applied.summary.empty()) io.out << "applied: " << applied.summary << "\n";
+  else if (toolkit.os == Os::windows)
+    io.out << fmt::format("to change it: {} (or --scope machine, elevated); this shell: {}\n", plan.apply_command, plan.eval_command);
+  else
+    io.out << fmt::format("to change it: {} (writes {} and runs ldconfig); this shell only: {}\n", plan.apply_command, plan.ld_conf_path,
+                          plan.eval_command);
+}
+
 } // namespace
 
 CommandRun setup_path(CLI::App& sub, Io& shared_io) {
@@ -89,22 +111,7 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
       io.out << json_text(j) << "\n";
       return ExitCode::ok;
     }
-    io.out << fmt::format("toolkit  {}\nfolder   {} (must come first for its cuDNN to load)\n", reason, plan.folder);
-    if (report.shadows) {
-      io.out << "cuDNN on the search path now (* = what programs load):\n" << shadow_table(*report.shadows);
-      for (const auto& e : report.shadows->explanations) io.out << "  ! " << e << "\n";
-    }
-    if (plan.list_problem.empty())
-      io.out << fmt::format("{} for this shell{}:\n{}", plan.variable, plan.fix.changed ? "" : " (already right)",
-                            diff_lines(plan.fix.before, plan.fix.after));
-    io.out << fmt::format("CUDNN_PATH {} (read by cuda-pathfinder, cudnn-frontend and TransformerEngine)\n", plan.cudnn_path);
-    if (!applied.registry_diff.empty()) io.out << "registry PATH:\n" << applied.registry_diff;
-    if (!applied.summary.empty()) io.out << "applied: " << applied.summary << "\n";
-    else if (toolkit->os == Os::windows)
-      io.out << fmt::format("to change it: {} (or --scope machine, elevated); this shell: {}\n", plan.apply_command, plan.eval_command);
-    else
-      io.out << fmt::format("to change it: {} (writes {} and runs ldconfig); this shell only: {}\n", plan.apply_command, plan.ld_conf_path,
-                            plan.eval_command);
+    print_path_text(io, report, *toolkit, reason, applied);
     for (const auto& g : *github) io.out << "github: " << g << "\n";
     return ExitCode::ok;
   };

@@ -68,4 +68,28 @@ std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>&
   return out;
 }
 
+std::string windows_nvrtc_dll(unsigned cuda_major) {
+  if (cuda_major == 11) return "nvrtc64_112_0.dll";
+  return fmt::format("nvrtc64_{}0_0.dll", cuda_major);
+}
+
+std::vector<RuntimeDependency> cudnn_runtime_dependencies(Os os, unsigned cudnn_major, unsigned cuda_major) {
+  std::vector<RuntimeDependency> out;
+  if (os == Os::windows) {
+    if (cuda_major != 0) {
+      out.push_back({fmt::format("cublasLt64_{}.dll", cuda_major), "cudnn_adv and the precompiled engines"});
+      out.push_back({windows_nvrtc_dll(cuda_major), "the runtime-compiled engines"});
+    }
+    if (cudnn_major == 8) out.push_back({"zlibwapi.dll", "cuDNN 8's sub-libraries"});
+    return out;
+  }
+  if (cudnn_major >= 9) {
+    out.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});
+    out.push_back({fmt::format("libnvrtc.so.{}", cuda_major), "the runtime-compiled engines"});
+  } else {
+    out.push_back({"libnvrtc.so", "cudnn_cnn_infer (cuDNN 8 opens the unversioned name)"});
+  }
+  return out;
+}
+
 } // namespace cudnnctl

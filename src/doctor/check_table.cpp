@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 
 namespace cudnnctl {
 

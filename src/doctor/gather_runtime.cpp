@@ -9,6 +9,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
@@ -36,7 +37,7 @@ void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSyst
       continue;
     }
     const auto own = own_search_paths(info->rpath, info->runpath, f.lib_dir);
-    if (file.find("_graph") != std::string::npos) graph_paths = own;
+    if (const auto cf = classify_cudnn_file(file, t->os); cf && cf->graph()) graph_paths = own;
     for (const auto& need : info->needed) {
       const auto hit = order.find(need, own, exists);
       f.linkage.needed.push_back({file, need, hit ? hit->path : std::string(), hit ? hit->via : std::string()});
@@ -44,14 +45,7 @@ void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSyst
   }
   // what cuDNN opens by name at run time
   const unsigned cuda_major = parse_uint_or(t->major(), 0);
-  std::vector<std::pair<std::string, std::string>> runtime;
-  if (*f.major >= 9) {
-    runtime.push_back({fmt::format("libcublasLt.so.{}", cuda_major), "cudnn_adv and the precompiled engines"});
-    runtime.push_back({fmt::format("libnvrtc.so.{}", cuda_major), "the runtime-compiled engines"});
-  } else {
-    runtime.push_back({"libnvrtc.so", "cudnn_cnn_infer (cuDNN 8 opens the unversioned name)"});
-  }
-  for (const auto& [name, who] : runtime)
+  for (const auto& [name, who] : cudnn_runtime_dependencies(Os::linux_os, *f.major, cuda_major))
     if (!order.find(name, graph_paths.value_or(OwnSearchPaths{{}, {f.lib_dir}}), exists) && !sys.exists(join_path(f.lib_dir, name)))
       f.linkage.runtime_missing.emplace_back(name, who);
 }

@@ -10,7 +10,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -110,11 +110,6 @@ std::string windows_driver_version(const std::string& v) {
   if (digits.size() < 5) return {};
   digits = digits.substr(digits.size() - 5);
   return std::to_string(parse_uint_or(digits.substr(0, 3), 0)) + "." + digits.substr(3);
-}
-
-std::string windows_nvrtc_dll(const std::string& cuda_major) {
-  if (cuda_major == "11") return "nvrtc64_112_0.dll";
-  return fmt::format("nvrtc64_{}0_0.dll", cuda_major);
 }
 
 Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version, const FileSnapshot& files) {
@@ -231,14 +226,8 @@ std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in) {
   std::vector<Check> out;
   const auto search = search_for(in);
   const auto searched = searched_folders(in);
-  std::vector<std::pair<std::string, std::string>> runtime;
-  if (!in.cuda_major.empty()) {
-    runtime.push_back({fmt::format("cublasLt64_{}.dll", in.cuda_major), "cudnn_adv and the precompiled engines"});
-    runtime.push_back({windows_nvrtc_dll(in.cuda_major), "the runtime-compiled engines"});
-  }
-  if (in.cudnn_major == 8) runtime.push_back({"zlibwapi.dll", "cuDNN 8's sub-libraries"});
   std::vector<std::string> missing, found;
-  for (const auto& [name, who] : runtime) {
+  for (const auto& [name, who] : cudnn_runtime_dependencies(Os::windows, in.cudnn_major, parse_uint_or(in.cuda_major, 0))) {
     if (const auto hit = search.find(name)) found.push_back(fmt::format("{} ({})", name, hit->via));
     else missing.push_back(fmt::format("{} (for {})", name, who));
   }

@@ -84,6 +84,24 @@ std::string fetch_url(const CatalogArchive& a, const std::string& mirror) {
   return m + "/" + rel;
 }
 
+namespace {
+// A file already in the cache that still matches the catalog fills `out`; one that no longer verifies is
+// removed (never kept as valid), and the download starts again.
+template <class Known> bool cached_and_valid(const std::string& final_path, const Known& known, FetchOutcome& out) {
+  std::error_code ec;
+  if (!fs::exists(final_path, ec)) return false;
+  if (auto h = sha256_file(final_path); h && known(*h)) {
+    log::info("fetch: {} is in the cache and matches the catalog; nothing to download", final_path);
+    out.sha256 = *h;
+    out.bytes = fs::file_size(final_path, ec);
+    return true;
+  }
+  log::info("fetch: the cached {} does not match the catalog; removed, downloading again", final_path);
+  fs::remove(final_path, ec);
+  return false;
+}
+} // namespace
+
 Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& req) {
   auto hit = resolve_fetch(catalog, req);
   if (!hit) return Unexpected<Error>(hit.error());
@@ -96,22 +114,8 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   const auto final_path = utf8_of(path_from_utf8(req.cache_dir) / a.filename);
   const auto part = final_path + ".part";
   out.path = final_path;
-  auto known = [&](const std::string& h) {
-    for (const auto& k : a.hashes)
-      if (k.sha256 == h) return true;
-    return false;
-  };
-  if (fs::exists(final_path, ec)) {
-    auto h = sha256_file(final_path);
-    if (h && known(*h)) {
-      log::info("fetch: {} is in the cache and matches the catalog; nothing to download", final_path);
-      out.sha256 = *h;
-      out.bytes = fs::file_size(final_path, ec);
-      return out;  // cached and still valid: nothing to download
-    }
-    log::info("fetch: the cached {} does not match the catalog; removed, downloading again", final_path);
-    fs::remove(final_path, ec);  // a cached file that no longer verifies is not kept
-  }
+  auto known = [&](const std::string& h) { return std::any_of(a.hashes.begin(), a.hashes.end(), [&](const auto& k) { return k.sha256 == h; }); };
+  if (cached_and_valid(final_path, known, out)) return out;  // nothing to download
   std::uint64_t start = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
   if (expected.size && start > *expected.size) {
     fs::remove(part, ec);

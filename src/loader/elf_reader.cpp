@@ -133,6 +133,22 @@ bool read_verdef(const Reader& r, std::uint64_t at, std::uint64_t count, const S
   return true;
 }
 
+// One program header (Elf32_Phdr / Elf64_Phdr) at `b` of the table: its type, file offset, address, size.
+Segment read_segment(const Reader& r, const std::string& ph, std::size_t b, bool is_64) {
+  Segment s{};
+  s.type = static_cast<std::uint32_t>(r.num(ph, b, 4));
+  if (is_64) {
+    s.offset = r.num(ph, b + 8, 8);
+    s.vaddr = r.num(ph, b + 16, 8);
+    s.filesz = r.num(ph, b + 32, 8);
+  } else {
+    s.offset = r.num(ph, b + 4, 4);
+    s.vaddr = r.num(ph, b + 8, 4);
+    s.filesz = r.num(ph, b + 16, 4);
+  }
+  return s;
+}
+
 } // namespace
 
 std::string elf_machine_name(std::uint16_t machine) {
@@ -173,18 +189,7 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
   std::vector<Segment> loads;
   std::optional<Segment> dynamic;
   for (std::size_t i = 0; i < phnum; ++i) {
-    const std::size_t b = i * phentsize;
-    Segment s{};
-    s.type = static_cast<std::uint32_t>(r.num(ph, b, 4));
-    if (info.is_64) {
-      s.offset = r.num(ph, b + 8, 8);
-      s.vaddr = r.num(ph, b + 16, 8);
-      s.filesz = r.num(ph, b + 32, 8);
-    } else {
-      s.offset = r.num(ph, b + 4, 4);
-      s.vaddr = r.num(ph, b + 8, 4);
-      s.filesz = r.num(ph, b + 16, 4);
-    }
+    const auto s = read_segment(r, ph, i * phentsize, info.is_64);
     if (s.type == k_pt_load) loads.push_back(s);
     if (s.type == k_pt_dynamic) dynamic = s;
   }

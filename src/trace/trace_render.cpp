@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 
 namespace cudnnctl {
 

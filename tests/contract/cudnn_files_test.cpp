@@ -104,3 +104,42 @@ TEST_CASE("every file of a cuDNN release, whatever its sub-library, and nothing 
     CHECK(is_cudnn_release_file(r.name, r.os) == r.cudnn);
   }
 }
+
+TEST_CASE("what cuDNN opens by name at run time, per OS, cuDNN major and CUDA major", "[cudnn_files]") {
+  struct Row {
+    Os os;
+    unsigned cudnn, cuda;
+    std::vector<std::string> files;
+  };
+  const std::vector<Row> rows{
+      {Os::linux_os, 9, 12, {"libcublasLt.so.12", "libnvrtc.so.12"}},
+      {Os::linux_os, 9, 13, {"libcublasLt.so.13", "libnvrtc.so.13"}},
+      {Os::linux_os, 8, 11, {"libnvrtc.so"}},
+      {Os::windows, 9, 12, {"cublasLt64_12.dll", "nvrtc64_120_0.dll"}},
+      {Os::windows, 9, 13, {"cublasLt64_13.dll", "nvrtc64_130_0.dll"}},
+      {Os::windows, 8, 11, {"cublasLt64_11.dll", "nvrtc64_112_0.dll", "zlibwapi.dll"}},
+      {Os::windows, 9, 0, {}},  // CUDA major unknown: nothing that depends on it
+  };
+  for (const auto& r : rows) {
+    INFO(static_cast<int>(r.os) << " cuDNN " << r.cudnn << " CUDA " << r.cuda);
+    std::vector<std::string> got;
+    for (const auto& d : cudnn_runtime_dependencies(r.os, r.cudnn, r.cuda)) {
+      got.push_back(d.file);
+      CHECK_FALSE(d.needed_by.empty());
+    }
+    CHECK(got == r.files);
+  }
+  CHECK(windows_nvrtc_dll(11) == "nvrtc64_112_0.dll");
+  CHECK(windows_nvrtc_dll(12) == "nvrtc64_120_0.dll");
+}
+
+TEST_CASE("sub-library kinds: the graph library and cuDNN 8's only names", "[cudnn_files]") {
+  CHECK(classify_cudnn_file("libcudnn_graph.so.9", Os::linux_os)->graph());
+  CHECK(classify_cudnn_file("cudnn_graph64_9.dll", Os::windows)->graph());
+  CHECK_FALSE(classify_cudnn_file("libcudnn_ops.so.9", Os::linux_os)->graph());
+  for (const auto* n : {"libcudnn_ops_infer.so.8", "libcudnn_cnn_train.so.8", "libcudnn_adv_infer.so.8"})
+    CHECK(classify_cudnn_file(n, Os::linux_os)->cudnn8_only());
+  CHECK(classify_cudnn_file("cudnn_cnn_infer64_8.dll", Os::windows)->cudnn8_only());
+  for (const auto* n : {"libcudnn_ops.so.9", "libcudnn_engines_tensor_ir.so.9", "libcudnn_ext.so.9", "libcudnn.so.8"})
+    CHECK_FALSE(classify_cudnn_file(n, Os::linux_os)->cudnn8_only());
+}

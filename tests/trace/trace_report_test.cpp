@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/trace/trace.hpp"
 
 using namespace cudnnctl;

@@ -28,6 +28,10 @@ struct CudnnFile {
   unsigned major = 0;
   std::string full_version;    // "9.19.0" for libcudnn_ops.so.9.19.0 (what follows ".so."), empty for the loader name
   bool main() const { return sub_library == "cudnn"; }
+  bool graph() const { return sub_library == "cudnn_graph"; }  // cuDNN 9's first sub-library: the others load through it
+  /// A sub-library only cuDNN 8 has (ops_infer, ops_train, cnn_infer, cnn_train, adv_infer, adv_train):
+  /// no cuDNN 9 file has this name, so installing 9 never satisfies a program asking for it.
+  bool cudnn8_only() const { return sub_library.ends_with("_infer") || sub_library.ends_with("_train"); }
 };
 
 /// A cuDNN library file name for `os` (Linux libcudnn*.so.N[.M.P], Windows cudnn*64_N.dll, any case);
@@ -45,5 +49,19 @@ bool is_cudnn_release_file(std::string_view name, Os os);
 /// The loader names of cuDNN's libraries of one major among `names` (libcudnn_*.so.N / cudnn_*64_N.dll, the
 /// main library excluded), graph and ops first (the others need them), then by name.
 std::vector<std::string> cudnn_sub_library_files(const std::vector<std::string>& names, unsigned major, Os os);
+
+/// A library cuDNN opens by name at run time (dlopen / LoadLibrary), not through its import table.
+struct RuntimeDependency {
+  std::string file;       // "libcublasLt.so.12", "nvrtc64_120_0.dll"
+  std::string needed_by;  // in words: "cudnn_adv and the precompiled engines"
+};
+
+/// What cuDNN `cudnn_major` opens by name on `os` beside a CUDA `cuda_major` toolkit (0: unknown, then only what
+/// does not depend on it): cuBLASLt and NVRTC of that CUDA major; cuDNN 8 on Linux opens the unversioned
+/// libnvrtc.so, and on Windows needs zlibwapi.dll.
+std::vector<RuntimeDependency> cudnn_runtime_dependencies(Os os, unsigned cudnn_major, unsigned cuda_major);
+
+/// NVRTC's DLL of a CUDA major: nvrtc64_112_0.dll for every CUDA 11, nvrtc64_<major>0_0.dll after.
+std::string windows_nvrtc_dll(unsigned cuda_major);
 
 } // namespace cudnnctl

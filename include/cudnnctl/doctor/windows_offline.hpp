@@ -45,7 +45,4 @@ std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::s
 /// digits of the last two fields). Empty when it is not of that form.
 std::string windows_driver_version(const std::string& nvcuda_file_version);
 
-/// The NVRTC DLL cuDNN opens for a CUDA major: 11 -> nvrtc64_112_0.dll, 12 -> nvrtc64_120_0.dll, 13 -> nvrtc64_130_0.dll.
-std::string windows_nvrtc_dll(const std::string& cuda_major);
-
 } // namespace cudnnctl

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "cudnnctl/doctor/explain.hpp"
+#include "cudnnctl/explain/explain.hpp"
 
 using namespace cudnnctl;
 

@@ -1,4 +1,4 @@
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 
 #include <algorithm>
 #include <array>
@@ -216,7 +216,7 @@ std::string troubleshooting_markdown() {
   std::string out =
       "# Troubleshooting cuDNN set-ups\n\n"
       "Every failure `cudnnctl doctor` recognises, with its cause and fix. Generated from the doctor's own table\n"
-      "(`src/doctor/signatures.cpp`) by `cudnnctl __generate troubleshooting`; a test keeps this file in step.\n"
+      "(`src/explain/signatures.cpp`) by `cudnnctl __generate troubleshooting`; a test keeps this file in step.\n"
       "Run `cudnnctl doctor` to see which of these applies to a machine (`--json` for CI), `cudnnctl explain LOG` to name\n"
       "the messages of a log, and `cudnnctl trace -- COMMAND` to see which libraries a program really loads.\n";
   int layer = 0;

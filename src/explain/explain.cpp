@@ -1,4 +1,4 @@
-#include "cudnnctl/doctor/explain.hpp"
+#include "cudnnctl/explain/explain.hpp"
 
 #include <cstdlib>
 #include <map>
@@ -6,6 +6,8 @@
 #include <regex>
 
 #include <fmt/format.h>
+
+#include "cudnnctl/contract/cudnn_files.hpp"
 
 namespace cudnnctl {
 
@@ -196,7 +198,9 @@ std::string library_detail(const std::string& line, const Signature& s) {
   }
   if (s.id == "loader.cudnn-major" || s.id == "framework.paddle-dynload" || s.id == "loader.onnxruntime") {
     if (auto lib = named_library(line, "cudnn")) {
-      const bool v8_only = lib->major == "8" && (lib->base.find("_infer") != std::string::npos || lib->base.find("_train") != std::string::npos);
+      const auto named = classify_cudnn_file(lib->file, Os::linux_os) ? classify_cudnn_file(lib->file, Os::linux_os)
+                                                                       : classify_cudnn_file(lib->file, Os::windows);
+      const bool v8_only = lib->major == "8" && named && named->cudnn8_only();
       return fmt::format("the program was built for cuDNN {}: it asks for {}{}", lib->major, lib->file,
                          v8_only ? " (a cuDNN 8 file name: cuDNN 9 has no such file, so installing 9 does not help)" : "");
     }

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cudnnctl/doctor/signatures.hpp"
+#include "cudnnctl/explain/signatures.hpp"
 
 namespace cudnnctl {
 
