@@ -1,7 +1,9 @@
 #include "cudnnctl/base/strings.hpp"
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -200,6 +202,43 @@ std::string utf16le_to_utf8(std::string_view b) {
     append_utf8(out, u >= 0xD800 && u < 0xE000 ? char32_t{0xFFFD} : u);
   }
   return out;
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&#39;"; break;
+    default: out += c;
+    }
+  }
+  return out;
+}
+
+int compare_versions(std::string_view a, std::string_view b) {
+  auto parts = [](std::string_view v) {
+    std::vector<std::uint64_t> out;
+    const char* p = v.data();
+    const char* end = v.data() + v.size();
+    while (p < end) {
+      std::uint64_t n = 0;
+      const auto [next, ec] = std::from_chars(p, end, n);
+      if (ec != std::errc()) break;
+      out.push_back(n);
+      if (next == end || *next != '.') break;
+      p = next + 1;
+    }
+    return out;
+  };
+  auto x = parts(a), y = parts(b);
+  const auto n = std::max(x.size(), y.size());
+  x.resize(n), y.resize(n);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 } // namespace cudnnctl

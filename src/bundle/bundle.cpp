@@ -63,13 +63,6 @@ std::vector<unsigned> parts_of(const std::string& v) {
 }
 } // namespace
 
-int compare_versions(const std::string& a, const std::string& b) {
-  auto x = parts_of(a), y = parts_of(b);
-  const auto n = std::max(x.size(), y.size());
-  x.resize(n), y.resize(n);
-  return x < y ? -1 : (x == y ? 0 : 1);
-}
-
 unsigned cudnn_version_number(const std::string& version) {
   auto p = parts_of(version);
   p.resize(3);

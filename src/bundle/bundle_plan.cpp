@@ -1,3 +1,4 @@
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/bundle/bundle_plan.hpp"
 
 #include <algorithm>

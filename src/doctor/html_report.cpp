@@ -4,27 +4,14 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 
 namespace cudnnctl {
 
 namespace {
 
-std::string esc(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(std::string_view s) { return html_escape(s); }
 
 // Long folder names keep their start and their end.
 std::string shorten(const std::string& s, std::size_t max) {

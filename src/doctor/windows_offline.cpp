@@ -10,6 +10,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
@@ -20,15 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Check make(std::string id, int layer, CheckStatus s, std::string finding, std::string_view sig = {}) {
-  Check c{std::move(id), layer, s, std::move(finding), {}, {}};
-  if (!sig.empty()) {
-    const auto& g = signature(sig);
-    c.cause = std::string(g.cause);
-    c.fix = std::string(g.fix);
-  }
-  return c;
-}
 
 // DLLs every Windows has in System32 (checked only when --system32 is given).
 bool is_system_dll(const std::string& lower) {
@@ -138,20 +130,20 @@ Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std
   if (by_version.size() > 1) {
     std::vector<std::string> groups;
     for (const auto& [v, dlls] : by_version) groups.push_back(fmt::format("{}: {}", v, fmt::join(dlls, ", ")));
-    return make("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN releases in {} (version resources): {}", dll_dir, fmt::join(groups, "; ")),
+    return make_check("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN releases in {} (version resources): {}", dll_dir, fmt::join(groups, "; ")),
                 "files.versions.mixed");
   }
   if (ours && !readable)
-    return make("files.versions", 2, CheckStatus::skip,
+    return make_check("files.versions", 2, CheckStatus::skip,
                 fmt::format("none of the {} cuDNN DLLs could be read (files.dlls names them): their versions are unknown", ours));
   if (by_version.empty())
-    return make("files.versions", 2, CheckStatus::pass,
+    return make_check("files.versions", 2, CheckStatus::pass,
                 fmt::format("no cuDNN DLL carries a version resource; the header gives {}", header_version.empty() ? "no version" : header_version));
   const auto& [release, dlls] = *by_version.begin();
   if (!header_version.empty() && release != header_version)
-    return make("files.versions", 2, CheckStatus::fail,
+    return make_check("files.versions", 2, CheckStatus::fail,
                 fmt::format("the DLLs are {} ({}) but cudnn_version.h says {}", release, fmt::join(builds, ", "), header_version), "files.versions.header");
-  return make("files.versions", 2, CheckStatus::pass,
+  return make_check("files.versions", 2, CheckStatus::pass,
               fmt::format("{} DLLs report {} in their version resources{}{}", dlls.size(), fmt::join(builds, ", "),
                           header_version.empty() ? "" : ", as cudnn_version.h does", none));
 }
@@ -202,18 +194,18 @@ std::vector<Check> windows_loader_needed(const OfflineWindows& in) {
   }
   const auto searched = searched_folders(in);
   if (!unreadable.empty())
-    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+    out.push_back(make_check("loader.needed", 3, CheckStatus::fail,
                        fmt::format("{} of the cuDNN DLLs are not readable DLLs, so their imports could not be checked: {}", unreadable.size(),
                                    fmt::join(unreadable, ", ")),
                        "files.dlls"));
   if (!unresolved.empty())
-    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+    out.push_back(make_check("loader.needed", 3, CheckStatus::fail,
                        fmt::format("not found in {}: {}", searched, fmt::join(unresolved, "; ")), "loader.needed.windows"));
   if (!vc_missing.empty())
-    out.push_back(make("loader.needed", 3, CheckStatus::fail,
+    out.push_back(make_check("loader.needed", 3, CheckStatus::fail,
                        fmt::format("the Visual C++ runtime is missing from System32: {}", fmt::join(vc_missing, "; ")), "loader.needed.vcredist"));
   if (unresolved.empty() && vc_missing.empty() && unreadable.empty())
-    out.push_back(make("loader.needed", 3, CheckStatus::pass,
+    out.push_back(make_check("loader.needed", 3, CheckStatus::pass,
                        fmt::format("all {} imports of the cuDNN DLLs resolve (in {}){}{}", resolved + system, searched,
                                    system ? fmt::format(", {} of them API sets Windows provides", system) : std::string(),
                                    unchecked.empty() ? std::string()
@@ -232,17 +224,17 @@ std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in) {
     else missing.push_back(fmt::format("{} (for {})", name, who));
   }
   if (!missing.empty())
-    out.push_back(make("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found in {}: {}", searched, fmt::join(missing, "; ")),
+    out.push_back(make_check("loader.runtime_deps", 3, CheckStatus::warn, fmt::format("not found in {}: {}", searched, fmt::join(missing, "; ")),
                        "loader.runtime_deps"));
   else if (!found.empty())
-    out.push_back(make("loader.runtime_deps", 3, CheckStatus::pass, fmt::format("found: {}", fmt::join(found, ", "))));
+    out.push_back(make_check("loader.runtime_deps", 3, CheckStatus::pass, fmt::format("found: {}", fmt::join(found, ", "))));
   return out;
 }
 
 std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
   auto out = windows_loader_needed(in);
   for (auto& c : windows_loader_runtime_deps(in)) out.push_back(std::move(c));
-  out.push_back(make("loader.load", 3, CheckStatus::skip,
+  out.push_back(make_check("loader.load", 3, CheckStatus::skip,
                      "offline: nothing is loaded from a Windows toolkit read here; the imports above were resolved from the files"));
   return out;
 }
@@ -250,7 +242,7 @@ std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
 std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::string& min_driver) {
   std::vector<Check> out;
   if (!in.system32) {
-    out.push_back(make("driver.library", 4, CheckStatus::skip,
+    out.push_back(make_check("driver.library", 4, CheckStatus::skip,
                        "offline: that machine's System32 was not given (--system32 DIR), so its driver (nvcuda.dll) was not read"));
     return out;
   }
@@ -258,28 +250,28 @@ std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::s
   s.add(*in.system32, "System32");
   const auto hit = s.find("nvcuda.dll");
   if (!hit) {
-    out.push_back(make("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver on that machine: {} has no nvcuda.dll", *in.system32),
+    out.push_back(make_check("driver.library", 4, CheckStatus::skip, fmt::format("no NVIDIA driver on that machine: {} has no nvcuda.dll", *in.system32),
                        "driver.none.windows"));
     return out;
   }
   auto pe = pe_in(in.files, hit->path);
   if (!pe) {
-    out.push_back(make("driver.library", 4, CheckStatus::fail, fmt::format("{}: {}", hit->path, pe.error().message), "driver.init"));
+    out.push_back(make_check("driver.library", 4, CheckStatus::fail, fmt::format("{}: {}", hit->path, pe.error().message), "driver.init"));
     return out;
   }
   const auto version = windows_driver_version(pe->file_version);
-  out.push_back(make("driver.library", 4, CheckStatus::pass,
+  out.push_back(make_check("driver.library", 4, CheckStatus::pass,
                      fmt::format("nvcuda.dll in System32, file version {}{}", pe->file_version.empty() ? "unknown" : pe->file_version,
                                  version.empty() ? "" : fmt::format(" (driver {})", version))));
   if (version.empty())
-    out.push_back(make("driver.version", 4, CheckStatus::skip, "the driver version could not be read from nvcuda.dll's version resource"));
+    out.push_back(make_check("driver.version", 4, CheckStatus::skip, "the driver version could not be read from nvcuda.dll's version resource"));
   else if (min_driver.empty())
-    out.push_back(make("driver.version", 4, CheckStatus::pass, fmt::format("driver {}; the catalog has no Windows minimum for this cuDNN", version)));
+    out.push_back(make_check("driver.version", 4, CheckStatus::pass, fmt::format("driver {}; the catalog has no Windows minimum for this cuDNN", version)));
   else if (compare_dotted(version, min_driver) < 0)
-    out.push_back(make("driver.version", 4, CheckStatus::fail,
+    out.push_back(make_check("driver.version", 4, CheckStatus::fail,
                        fmt::format("driver {} is older than {}, the minimum NVIDIA lists for this cuDNN on Windows", version, min_driver), "driver.version"));
   else
-    out.push_back(make("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's Windows minimum)", version, min_driver)));
+    out.push_back(make_check("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's Windows minimum)", version, min_driver)));
   return out;
 }
 

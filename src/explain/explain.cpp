@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 
 namespace cudnnctl {
@@ -118,12 +119,7 @@ constexpr LogPattern k_patterns[] = {
 constexpr std::size_t k_max_line = 4096;  // read of each line
 constexpr std::size_t k_max_shown = 500;  // kept of it in a match
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
+std::string lower_ascii(std::string_view s) { return to_lower_ascii(s); }
 
 bool fits(const LogPattern& p, const std::string& lower) {
   bool any = false;
@@ -181,7 +177,7 @@ std::optional<NamedLibrary> named_library(const std::string& line, const std::st
 }
 
 std::string runtime_name(std::string base) {
-  for (auto& c : base) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  base = to_lower_ascii(base);
   if (base.starts_with("cublaslt")) return "cuBLASLt";
   if (base.starts_with("cublas")) return "cuBLAS";
   if (base.starts_with("cudart")) return "cudart (the CUDA runtime)";

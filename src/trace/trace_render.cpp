@@ -1,3 +1,4 @@
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/trace/trace_render.hpp"
 
 #include <fmt/format.h>
@@ -28,19 +29,7 @@ std::string version_text(const LibraryFacts& f) {
   return f.version.empty() ? std::string("version unknown") : fmt::format("{} (read from the {})", f.version, f.version_source);
 }
 
-std::string esc(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '&': out += "&amp;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(std::string_view s) { return html_escape(s); }
 
 } // namespace
 

@@ -23,13 +23,6 @@ std::string dir_name(std::string_view path) {
   return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 // cuDNN's release is its first three numbers (9.1.0.70 is build 70 of 9.1.0). A version known less precisely
 // (9.1.0 from cudnn_version.h, 9 from a SONAME) agrees with every release it is a prefix of.
 std::string release_of(const std::string& version) {
@@ -87,7 +80,7 @@ std::string_view to_string(LibFamily f) {
 }
 
 LibraryKind classify_library(std::string_view file_name) {
-  const auto name = lower(file_name);
+  const auto name = to_lower_ascii(file_name);
   std::smatch m;
   static const std::regex so(R"(^(lib[a-z_0-9.-]+?)\.so(?:\.(\d+))?(?:\.[0-9.]+)?$)");
   static const std::regex dll(R"(^([a-z_]+?)64_(\d+)(?:_0)?\.dll$)");
@@ -120,26 +113,6 @@ LibraryKind classify_library(std::string_view file_name) {
   return k;
 }
 
-int compare_versions(std::string_view a, std::string_view b) {
-  auto parts = [](std::string_view s) {
-    std::vector<unsigned long> v;
-    std::size_t i = 0;
-    while (i < s.size()) {
-      unsigned long n = 0;
-      bool any = false;
-      while (i < s.size() && s[i] >= '0' && s[i] <= '9') n = n * 10 + static_cast<unsigned long>(s[i++] - '0'), any = true;
-      if (!any) break;
-      v.push_back(n);
-      if (i < s.size() && s[i] == '.') ++i;
-      else break;
-    }
-    return v;
-  };
-  auto x = parts(a), y = parts(b);
-  const auto n = std::max(x.size(), y.size());
-  x.resize(n), y.resize(n);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
 
 namespace {
 

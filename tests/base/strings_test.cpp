@@ -80,3 +80,10 @@ TEST_CASE("parse_uint: digits that fit 32 bits, never a throw on anything else",
   CHECK_FALSE(parse_uint("12a").has_value());
   CHECK(parse_uint_or("99999999999999999999", 0) == 0u);
 }
+
+TEST_CASE("html_escape: the five characters that end text or an attribute, nothing else", "[strings]") {
+  CHECK(html_escape("a<b>&\"c'd") == "a&lt;b&gt;&amp;&quot;c&#39;d");
+  CHECK(html_escape("plain /path é") == "plain /path é");
+  CHECK(html_escape("&amp;") == "&amp;amp;");  // escaped again: the input is text, not HTML
+  CHECK(html_escape("").empty());
+}

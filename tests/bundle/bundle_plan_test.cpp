@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/bundle/bundle_plan.hpp"
 #include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"

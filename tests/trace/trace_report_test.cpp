@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/trace/trace.hpp"
 

@@ -51,4 +51,11 @@ int compare_dotted(std::string_view a, std::string_view b);
 /// "669629858 bytes (638.61 MiB)"
 std::string human_size(std::uint64_t bytes);
 
+/// Text for HTML element content and attribute values (either quote): & < > " ' escaped.
+std::string html_escape(std::string_view s);
+
+/// Dotted decimal versions compared by number, a missing part read as 0: "9.8" == "9.8.0" < "9.10" <
+/// "9.10.2.21". Reading stops at the first part that is not a number (a suffix, an overflow): -1, 0 or 1.
+int compare_versions(std::string_view a, std::string_view b);
+
 } // namespace cudnnctl

@@ -61,9 +61,6 @@ unsigned bundle_cudnn_major(const std::vector<std::string>& files, Os os);
 /// The main library's loader name among `files` (libcudnn.so.9, cudnn64_9.dll); empty when none.
 std::string main_library(const std::vector<std::string>& files, Os os);
 
-/// Compares two dotted versions numerically ("9.10.2.21" > "9.1.0.70"); missing parts count as 0.
-int compare_versions(const std::string& a, const std::string& b);
-
 /// cudnnGetVersion()'s number for a version ("9.10.2" -> 91002; 8.x: 8*1000+minor*100+patch).
 unsigned cudnn_version_number(const std::string& version);
 

@@ -96,7 +96,4 @@ struct TraceSeams {
 /// `want_cudnn`: "9.8" or "9.8.0" (the cuDNN the program was built with), empty when not given.
 TraceReport build_trace_report(const std::vector<TraceEvent>& events, const TraceSeams& seams, const std::string& want_cudnn = {});
 
-/// Compares dotted versions numerically: <0, 0, >0 (missing parts count as 0).
-int compare_versions(std::string_view a, std::string_view b);
-
 } // namespace cudnnctl

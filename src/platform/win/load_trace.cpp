@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/strings.hpp"
+
 #include "cudnnctl/platform/dll_search_step.hpp"
 #include "cudnnctl/platform/windows_command_line.hpp"
 #include "wide.hpp"
@@ -27,11 +29,7 @@ namespace {
 
 constexpr DWORD k_wx86_breakpoint = 0x4000001F;  // STATUS_WX86_BREAKPOINT: a 32-bit process's own first break
 
-std::string lower_ascii(std::string s) {
-  for (auto& c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return s;
-}
+std::string lower_ascii(const std::string& s) { return to_lower_ascii(s); }
 
 std::string base_name(const std::string& path) {
   const auto slash = path.find_last_of("/\\");
