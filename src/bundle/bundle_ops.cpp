@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -214,6 +215,24 @@ std::vector<std::string> bundles_with_receipts(const BundleContext& ctx) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+BundleScan scan_bundles(const BundleContext& ctx, const std::vector<std::string>& sites) {
+  std::set<std::string> dirs;
+  for (const auto& site : sites)
+    for (const auto& d : find_bundle_dirs(site)) dirs.insert(d);
+  for (const auto& d : bundles_with_receipts(ctx)) dirs.insert(d);
+  BundleScan scan;
+  std::set<std::string> seen;
+  for (const auto& d : dirs) {
+    auto v = view_bundle(ctx, d);
+    if (!v) {
+      scan.problems.push_back(v.error().message);
+      continue;
+    }
+    if (seen.insert(v->bundle.dir).second) scan.views.push_back(std::move(*v));
+  }
+  return scan;
 }
 
 

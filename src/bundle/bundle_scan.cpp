@@ -15,6 +15,7 @@
 #include "cudnnctl/env/cuda_stack.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/platform/process.hpp"
 
 namespace fs = std::filesystem;
 
@@ -225,6 +226,34 @@ Result<Bundle> read_bundle(const std::string& dir) {
   b.sha256 = hash_files(dir, b.files);
   b.state = record_state(dir, b.sha256, b.owner, &b.state_note);
   return b;
+}
+
+std::vector<std::string> env_bundle_sites(const platform::Environment& env) {
+  std::vector<std::string> sites;
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (const auto v = env.get(var); v && !v->empty())
+      for (const char* sub : {"/lib", "/Lib/site-packages", "/Library/bin"}) sites.push_back(*v + sub);
+  return sites;
+}
+
+std::vector<std::string> python_sites_command(const std::string& exe) {
+  return {exe, "-c", "import site,sys\nfor p in site.getsitepackages()+[site.getusersitepackages()]: print(p)"};
+}
+
+std::vector<std::string> parse_site_lines(std::string_view printed) {
+  std::vector<std::string> sites;
+  std::istringstream in{std::string(printed)};
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    if (!line.empty()) sites.push_back(line);
+  }
+  return sites;
+}
+
+Result<std::vector<std::string>> python_site_dirs(const std::string& exe) {
+  auto out = platform::run_capture(python_sites_command(exe));
+  if (!out) return Unexpected<Error>(out.error());
+  return parse_site_lines(*out);
 }
 
 } // namespace cudnnctl

@@ -41,37 +41,23 @@ nlohmann::json bundle_json(const Bundle& b) {
           {"state_note", b.state_note}};
 }
 
-// The site folders an interpreter reports (site.getsitepackages() and the user's), asked of it.
-std::vector<std::string> sites_of_python(const std::string& exe, Io& io) {
-  auto out = platform::run_capture({exe, "-c", "import site,sys\nfor p in site.getsitepackages()+[site.getusersitepackages()]: print(p)"});
-  if (!out) {
-    io.warn(fmt::format("could not ask {} for its site-packages: {}", exe, out.error().message));
-    return {};
-  }
-  std::vector<std::string> sites;
-  std::istringstream in(*out);
-  for (std::string line; std::getline(in, line);) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (!line.empty()) sites.push_back(line);
-  }
-  return sites;
-}
-
+// The folders to search: --site and what each --python reports; with neither, $VIRTUAL_ENV's and
+// $CONDA_PREFIX's and what python3 and python on PATH report.
 std::vector<std::string> sites_to_scan(const BundleArgs& a, Io& io) {
   std::vector<std::string> sites = a.sites;
   auto pythons = a.pythons;
-  const platform::ProcessEnvironment env;
   if (a.sites.empty() && a.pythons.empty()) {
     pythons = {"python3", "python"};
-    for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
-      if (const auto v = env.get(var); v && !v->empty()) {
-        sites.push_back(*v + "/lib");
-        sites.push_back(*v + "/Lib/site-packages");
-        sites.push_back(*v + "/Library/bin");
-      }
+    sites = env_bundle_sites(platform::ProcessEnvironment{});
   }
-  for (const auto& py : pythons)
-    for (auto& s : sites_of_python(py, io)) sites.push_back(std::move(s));
+  for (const auto& py : pythons) {
+    auto found = python_site_dirs(py);
+    if (!found) {
+      io.warn(fmt::format("could not ask {} for its site-packages: {}", py, found.error().message));
+      continue;
+    }
+    for (auto& s : *found) sites.push_back(std::move(s));
+  }
   return sites;
 }
 
@@ -82,19 +68,12 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   auto recovered = recover_bundles(ctx);
   if (!recovered) return Unexpected<Error>(recovered.error());
   for (const auto& r : *recovered) io.warn(r);
-  std::set<std::string> dirs;
-  for (const auto& site : sites_to_scan(a, io))
-    for (const auto& d : find_bundle_dirs(site)) dirs.insert(d);
-  for (const auto& d : bundles_with_receipts(ctx)) dirs.insert(d);
+  auto scan = scan_bundles(ctx, sites_to_scan(a, io));
+  for (const auto& p : scan.problems) io.warn(p);
   nlohmann::json arr = nlohmann::json::array();
   std::ostringstream text;
-  for (const auto& d : dirs) {
-    auto v = view_bundle(ctx, d);
-    if (!v) {
-      io.warn(v.error().message);
-      continue;
-    }
-    const auto& b = v->bundle;
+  for (const auto& v : scan.views) {
+    const auto& b = v.bundle;
     arr.push_back(bundle_json(b));
     text << fmt::format("{}\n  owner {}, cuDNN {}, CUDA {}, {}, {} files, {}{}\n", terminal_safe(b.dir), b.owner ? b.owner->name : "unknown",
                         b.version.empty() ? "?" : b.version, b.cuda_major ? std::to_string(b.cuda_major) : "?", b.arch.empty() ? "?" : b.arch,
@@ -107,7 +86,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   if (io.json) {
     io.out << json_text(nlohmann::json{{"bundles", arr}, {"warnings", io.warnings}}) << "\n";
   } else {
-    io.out << (dirs.empty() ? std::string("no framework-bundled cuDNN found\n") : text.str());
+    io.out << (scan.views.empty() ? std::string("no framework-bundled cuDNN found\n") : text.str());
   }
   return ExitCode::ok;
 }

@@ -51,6 +51,8 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   auto path_files = std::make_shared<std::vector<std::string>>();
   sub.add_option("--path-file", *path_files, "A registry export (reg export) of the machine or user Environment key, for PATH; repeatable");
   sub.add_option("--drive", opts->drives, "Where a Windows drive is here, e.g. C:=/mnt/c (repeatable; /mnt/<letter> is assumed)");
+  sub.add_option("--site", opts->bundle_sites,
+                 "A site-packages or environment folder to search for framework-bundled cuDNN (repeatable; default: as `bundle list` searches)");
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");

@@ -9,6 +9,8 @@
 
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/install/install_fs.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -54,6 +56,11 @@ public:
   Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) override { return run_probe(m_self, request, timeout_ms); }
   Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) override {
     return run_workload(m_self, request, timeout_ms);
+  }
+  Result<std::vector<std::string>> python_sites(const std::string& exe) override { return python_site_dirs(exe); }
+  BundleScan scan_bundles(const std::vector<std::string>& sites, const std::string& state_root) override {
+    auto fs = make_real_fs();
+    return cudnnctl::scan_bundles(BundleContext{state_root, fs.get()}, sites);
   }
 
 private:

@@ -14,6 +14,8 @@
 
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/install/receipt.hpp"
@@ -99,6 +101,21 @@ LibraryFacts describe_library_file(const std::string& path) {
     if (!v.empty() && v.find('x') == std::string::npos) f.version = v, f.version_source = "cudnn_version.h beside it";
   }
   if (f.version.empty() && kind.major) f.version = std::to_string(kind.major), f.version_source = dll ? "number in the DLL name" : "SONAME";
+  if (kind.family == LibFamily::cudnn || kind.family == LibFamily::cudnn_sub) {
+    // a framework's bundle: the package whose RECORD (or conda-meta) lists the file as it was opened, else its real file
+    const auto opened = path_from_utf8(path);
+    auto owner = find_owner(utf8_of(opened.parent_path()), utf8_of(opened.filename()));
+    auto dir = opened.parent_path();
+    if (!owner && real != opened) owner = find_owner(utf8_of(real.parent_path()), real_name), dir = real.parent_path();
+    if (owner) {
+      f.bundle_owner = owner->version.empty() ? owner->name : owner->name + " " + owner->version;
+      f.bundle_dir = utf8_of(dir);
+      const auto site = path_from_utf8(owner->site);
+      std::error_code rel_ec;
+      const auto rel = fs::relative(dir, site, rel_ec);
+      f.bundle_where = rel_ec || rel.empty() || *rel.begin() == ".." ? f.bundle_dir : utf8_of(site.filename() / rel);
+    }
+  }
   f.receipt = receipt_listing(fs::path(path));
   f.installed_by_cudnnctl = !f.receipt.empty();
   return f;

@@ -46,6 +46,7 @@ std::string trace_text(const TraceReport& r, const TraceRunInfo& run) {
       out += fmt::format("     {} {}{}\n", to_string(l.kind.family), version_text(l.facts), l.facts.soname.empty() ? "" : ", SONAME " + l.facts.soname);
       out += fmt::format("     found via {}{}{}\n", l.step, l.asked_as.empty() ? "" : ", asked for as " + l.asked_as,
                          l.requested_by.empty() ? "" : " by " + l.requested_by);
+      if (!l.facts.bundle_owner.empty()) out += fmt::format("     belongs to {}\n", bundle_text(l.facts));
       if (l.facts.installed_by_cudnnctl) out += fmt::format("     installed by cudnnctl (receipt {})\n", l.facts.receipt);
       for (const auto& o : l.others)
         out += fmt::format("     shadows {}{}: {}{}\n", o.path, o.version.empty() ? "" : " " + o.version, o.relation,
@@ -78,7 +79,13 @@ nlohmann::json trace_json(const TraceReport& r, const TraceRunInfo& run) {
     libs.push_back({{"order", l.order}, {"pid", l.pid}, {"path", l.path}, {"name", l.name}, {"family", to_string(l.kind.family)},
                     {"major", l.kind.major}, {"version", l.facts.version}, {"version_source", l.facts.version_source},
                     {"soname", l.facts.soname}, {"step", l.step}, {"asked_as", l.asked_as}, {"requested_by", l.requested_by},
-                    {"installed_by_cudnnctl", l.facts.installed_by_cudnnctl}, {"receipt", l.facts.receipt}, {"shadows", others}});
+                    {"installed_by_cudnnctl", l.facts.installed_by_cudnnctl}, {"receipt", l.facts.receipt},
+                    {"bundle", l.facts.bundle_owner.empty() ? nlohmann::json(nullptr)
+                                                            : nlohmann::json{{"owner", l.facts.bundle_owner},
+                                                                             {"dir", l.facts.bundle_dir},
+                                                                             {"where", l.facts.bundle_where},
+                                                                             {"text", bundle_text(l.facts)}}},
+                    {"shadows", others}});
   }
   for (const auto& m : r.missing) missing.push_back({{"pid", m.pid}, {"name", m.name}, {"requested_by", m.requested_by}, {"tried", m.tried}});
   for (const auto& f : r.faults) {

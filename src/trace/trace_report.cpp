@@ -11,6 +11,11 @@
 
 namespace cudnnctl {
 
+std::string bundle_text(const LibraryFacts& f) {
+  if (f.bundle_owner.empty()) return {};
+  return fmt::format("{} (bundled copy, {})", f.bundle_owner, f.bundle_where.empty() ? f.bundle_dir : f.bundle_where);
+}
+
 namespace {
 
 std::string base_name(std::string_view path) {

@@ -20,6 +20,12 @@ public:
   std::optional<WorkloadResult> workload_result;
   int probes = 0, workloads = 0, ld_cache_reads = 0;
   std::string ld_problem;  // what ld_cache_problem() says once the cache was asked for
+  std::map<std::string, std::vector<std::string>> python_site_lists;  // interpreter -> the sites it reports (absent: it cannot run)
+  std::vector<std::string> pythons_asked;
+  BundleScan bundle_scan;                     // what scan_bundles returns
+  std::vector<std::string> bundle_sites_asked;  // the sites the last scan was given
+  std::string bundle_state_root_asked;
+  int bundle_scans = 0;
 
   std::vector<std::string> list_dir(const std::string& dir) override {
     const auto it = dirs.find(dir);
@@ -53,6 +59,17 @@ public:
     ++workloads;
     if (!workload_result) return fail(ErrorCode::internal, "no workload scripted");
     return *workload_result;
+  }
+  Result<std::vector<std::string>> python_sites(const std::string& exe) override {
+    pythons_asked.push_back(exe);
+    if (const auto it = python_site_lists.find(exe); it != python_site_lists.end()) return it->second;
+    return fail(ErrorCode::internal, exe + ": not found");
+  }
+  BundleScan scan_bundles(const std::vector<std::string>& sites, const std::string& state_root) override {
+    ++bundle_scans;
+    bundle_sites_asked = sites;
+    bundle_state_root_asked = state_root;
+    return bundle_scan;
   }
 };
 

@@ -32,6 +32,15 @@ Result<BundleView> view_bundle(const BundleContext& ctx, const std::string& dir)
 /// The folders cudnnctl holds a receipt for (an unbundled folder has no cuDNN left to find).
 std::vector<std::string> bundles_with_receipts(const BundleContext& ctx);
 
+/// What a search of site folders found: each bundle below them (find_bundle_dirs) and each folder
+/// cudnnctl holds a receipt for, viewed with its receipt, sorted by folder. Reads only: an interrupted
+/// transaction is not recovered here (`bundle list` and every change do that first).
+struct BundleScan {
+  std::vector<BundleView> views;
+  std::vector<std::string> problems;  // a folder that could not be read, in words
+};
+BundleScan scan_bundles(const BundleContext& ctx, const std::vector<std::string>& sites);
+
 struct SwapRequest {
   std::string dir;
   std::string archive_path;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cudnnctl/bundle/bundle.hpp"
+#include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
 
@@ -31,6 +32,20 @@ std::string library_arch(const std::string& file, Os os);
 
 /// The file names in a folder, sorted (empty when it cannot be read).
 std::vector<std::string> names_in(const std::string& dir);
+
+/// The site folders an environment names, searched when none is given (`bundle list`, the doctor): for
+/// each of $VIRTUAL_ENV and $CONDA_PREFIX that is set, its lib, Lib/site-packages and Library/bin.
+std::vector<std::string> env_bundle_sites(const platform::Environment& env);
+
+/// The command line that makes interpreter `exe` print its site folders (site.getsitepackages() and the
+/// user's), one a line.
+std::vector<std::string> python_sites_command(const std::string& exe);
+
+/// Those lines as folders: trailing CR and blanks cut, empty lines left out.
+std::vector<std::string> parse_site_lines(std::string_view printed);
+
+/// Runs python_sites_command(exe) in a child process and parses what it prints.
+Result<std::vector<std::string>> python_site_dirs(const std::string& exe);
 
 /// Reads everything about `dir` except the receipt's part of the state (bundle_receipt does that).
 /// Errors when `dir` is not a folder; a folder with no cuDNN file is returned with no files.

@@ -72,6 +72,10 @@ void check_files_frameworks(const DoctorFacts&, Checks&);
 void check_files_cudnn_path(const DoctorFacts&, Checks&);   // checks_stack.cpp
 void check_files_glibc_floor(const DoctorFacts&, Checks&);  // checks_release.cpp
 void check_files_advisories(const DoctorFacts&, Checks&);   // checks_release.cpp
+void check_bundles_found(const DoctorFacts&, Checks&);      // checks_bundles.cpp
+void check_bundles_shadow(const DoctorFacts&, Checks&);     // checks_bundles.cpp
+void check_bundles_state(const DoctorFacts&, Checks&);      // checks_bundles.cpp
+void check_bundles_versions(const DoctorFacts&, Checks&);   // checks_bundles.cpp
 // layer 3: checks_loader.cpp
 void check_loader_skipped(const DoctorFacts&, Checks&);
 void check_loader_needed(const DoctorFacts&, Checks&);

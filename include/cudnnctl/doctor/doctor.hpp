@@ -48,6 +48,10 @@ struct DoctorOptions {
   std::optional<std::string> windows_path;        // that machine's PATH (--path-value, or from --path-file exports)
   std::map<std::string, std::string> windows_vars;// other variables from the exports, for %VAR% in PATH
   std::string windows_path_origin;                // where the PATH came from, in words
+
+  // framework bundles (bundles.* checks): these site folders only (--site); empty: $VIRTUAL_ENV's,
+  // $CONDA_PREFIX's and what python3 and python on PATH report, as `cudnnctl bundle list` searches
+  std::vector<std::string> bundle_sites;
 };
 
 struct DoctorReport {

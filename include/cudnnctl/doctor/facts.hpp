@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/bundle/bundle.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
@@ -36,6 +37,17 @@ enum Need : unsigned {
   need_workload = 1u << 5,   // the GPU workload child
   need_driver_files = 1u << 6,  // ld cache libcuda entries, the driver version file, nvcuda.dll
   need_stack = 1u << 7,      // the whole CUDA stack a program could load (Linux toolkit of this machine)
+  need_bundles = 1u << 8,    // framework bundles of cuDNN below the Python environments (the bundle module's scan)
+};
+
+/// The framework bundles of cuDNN found the way `cudnnctl bundle list` finds them (bundles.* checks).
+struct BundleFacts {
+  bool gathered = false;
+  bool sites_given = false;              // --site named the folders
+  std::vector<std::string> looked_in;    // the site folders searched, in order, each once
+  std::vector<std::string> not_asked;    // "python3 (not found)": interpreters that could not be asked
+  std::vector<Bundle> bundles;           // sorted by folder, with cudnnctl's receipt taken into account
+  std::vector<std::string> problems;     // folders that could not be read, in words
 };
 
 /// The whole stack a program on this machine could load (gathered for a Linux toolkit, online only).
@@ -149,6 +161,8 @@ struct DoctorFacts {
   std::string driver_version;            // "550.54.14", empty when unread
   std::vector<SupportRow> support;       // the catalog's rows for this cuDNN and CUDA major
   std::optional<Result<WorkloadResult>> workload;
+
+  BundleFacts bundles;                   // framework bundles (bundles.*)
 
   // layers 2-4: the whole stack (files.cudnn_path, stack.cuda_major, driver.compat, driver.wsl)
   StackFacts stack;

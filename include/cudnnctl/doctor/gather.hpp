@@ -19,6 +19,9 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys);
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
 void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+/// The framework bundles: below --site's folders, else $VIRTUAL_ENV's, $CONDA_PREFIX's and the site folders
+/// python3 and python report (asked through `sys`), and those cudnnctl's bundle state names. gather_bundles.cpp
+void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
 /// The Windows loader model's folders: from the given PATH and drive mappings (a tree read offline), or
 /// from this Windows machine's own environment; then lists them and reads the DLLs into f.win.files.
 void gather_windows(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);

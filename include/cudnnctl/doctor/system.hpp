@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/bundle/bundle_ops.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
@@ -32,6 +33,11 @@ public:
   virtual std::string ld_cache_problem() { return {}; }
   virtual Result<ProbeResult> probe(const ProbeRequest& request, int timeout_ms) = 0;
   virtual Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) = 0;
+  /// The site folders interpreter `exe` reports (the bundle module's python_site_dirs: a child process).
+  virtual Result<std::vector<std::string>> python_sites(const std::string& exe) = 0;
+  /// The framework bundles below `sites` and those cudnnctl's state under `state_root` names, read only
+  /// (the bundle module's scan_bundles).
+  virtual BundleScan scan_bundles(const std::vector<std::string>& sites, const std::string& state_root) = 0;
 };
 
 /// This machine; `self_exe` is run as the probe and workload child.

@@ -36,7 +36,14 @@ struct LibraryFacts {
   std::string soname;
   bool installed_by_cudnnctl = false;
   std::string receipt;         // the receipt that lists it
+  // a cuDNN library in a framework's bundle folder (the bundle module's owner: RECORD or conda-meta)
+  std::string bundle_owner;    // "torch 2.5.1"; empty: not in a bundle
+  std::string bundle_dir;      // the bundle's folder
+  std::string bundle_where;    // that folder from its site folder's name on: "site-packages/torch/lib"
 };
+
+/// "torch 2.5.1 (bundled copy, site-packages/torch/lib)"; empty when the library is in no bundle.
+std::string bundle_text(const LibraryFacts& f);
 
 struct OtherCopy {
   std::string path;
