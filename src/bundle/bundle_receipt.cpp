@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -49,9 +51,18 @@ std::string bundle_state_root(const platform::Environment& env) {
   return base.empty() ? std::string() : base + "/cudnnctl/bundles";
 }
 
+std::string bundle_dir_key(std::string_view dir, Os os) {
+  if (os != Os::windows) return std::string(dir);
+  auto key = to_lower_ascii(dir);
+  std::replace(key.begin(), key.end(), '\\', '/');
+  while (key.size() > 3 && key.back() == '/') key.pop_back();
+  return key;
+}
+
 std::string bundle_state_dir(const std::string& root, const std::string& dir) {
+  const auto key = bundle_dir_key(dir, platform::detect_host().os);
   Sha256 h;
-  h.update(dir.data(), dir.size());
+  h.update(key.data(), key.size());
   return root + "/" + h.finish().substr(0, 16);
 }
 
@@ -83,7 +94,8 @@ Result<BundleReceipt> parse_bundle_receipt(const std::string& text, const std::s
     r.original_version = doc.value("original_version", "");
     r.originals = files_of(doc.at("originals"));
     r.placed = files_of(doc.at("placed"));
-    if (r.dir != dir) return bad(fmt::format("it is for '{}'", r.dir));
+    const auto host = platform::detect_host().os;
+    if (bundle_dir_key(r.dir, host) != bundle_dir_key(dir, host)) return bad(fmt::format("it is for '{}'", r.dir));
     if (r.action != "swap" && r.action != "unbundle") return bad("unknown action '" + r.action + "'");
     if (!hex_id(r.id)) return bad("its id is not one cudnnctl makes");
     for (const auto* list : {&r.originals, &r.placed})

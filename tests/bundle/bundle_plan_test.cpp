@@ -141,3 +141,15 @@ TEST_CASE("a bundle receipt is refused when it names other folders or paths", "[
   CHECK(!parse_bundle_receipt("{", "/env/lib", "receipt.json"));
   CHECK(bundle_state_dir("/s", "/env/lib") != bundle_state_dir("/s", "/env/lib2"));
 }
+
+TEST_CASE("a bundle folder is one folder in every spelling Windows accepts, and only in its own spelling elsewhere", "[bundle]") {
+  const auto a = bundle_dir_key("C:\\Python311\\Lib\\site-packages\\torch\\lib", Os::windows);
+  CHECK(a == "c:/python311/lib/site-packages/torch/lib");
+  CHECK(bundle_dir_key("c:/python311/lib/SITE-PACKAGES/torch/lib/", Os::windows) == a);
+  CHECK(bundle_dir_key("C:\\", Os::windows) == "c:/");  // a drive's root keeps its slash
+  CHECK(bundle_dir_key("/opt/Env/lib", Os::linux_os) == "/opt/Env/lib");
+  CHECK(bundle_dir_key("/opt/env/lib", Os::linux_os) != bundle_dir_key("/opt/Env/lib", Os::linux_os));
+  // this host (Linux here): folders of other case are other folders, with other state
+  CHECK(bundle_state_dir("/s", "/opt/Env/lib") != bundle_state_dir("/s", "/opt/env/lib"));
+  CHECK(bundle_state_dir("/s", "/opt/env/lib") == bundle_state_dir("/s", "/opt/env/lib"));
+}

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cudnnctl/bundle/bundle.hpp"
@@ -31,7 +32,12 @@ struct BundleReceipt {
 /// CUDNNCTL_BUNDLE_STATE when set, else <user state folder>/cudnnctl/bundles; empty when neither is known.
 std::string bundle_state_root(const platform::Environment& env);
 
-/// <root>/<the first 16 hex digits of the SHA-256 of dir>.
+/// What names a bundle folder in cudnnctl's state: on Windows (case-insensitive names) the path with '/'
+/// for '\\' and ASCII letters lower-cased, so C:\Python311\...\torch\lib and c:/python311/.../torch/lib are
+/// one folder; elsewhere the path as it is.
+std::string bundle_dir_key(std::string_view dir, Os os);
+
+/// <root>/<the first 16 hex digits of the SHA-256 of dir's key on this host>.
 std::string bundle_state_dir(const std::string& root, const std::string& dir);
 
 std::string receipt_text(const BundleReceipt& r);
