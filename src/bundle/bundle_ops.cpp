@@ -6,6 +6,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/archive/verified_extract.hpp"
 #include "cudnnctl/base/log.hpp"
@@ -162,13 +163,45 @@ Result<std::vector<std::string>> gather_libraries(const std::string& from, const
 
 } // namespace
 
+Result<std::optional<platform::FileLock>> hold_bundle_state(const BundleContext& ctx) {
+  if (ctx.state_root.empty()) return std::optional<platform::FileLock>();
+  CUDNNCTL_TRY(ctx.fs->make_dirs(ctx.state_root));
+  auto lock = platform::FileLock::acquire(ctx.state_root + "/lock");
+  if (!lock)
+    return fail(lock.error().code, fmt::format("another cudnnctl bundle command is running ({} is held); nothing was done", ctx.state_root + "/lock"),
+                "wait for it to finish, then run this again", ctx.state_root);
+  return std::optional<platform::FileLock>(std::move(*lock));
+}
+
+namespace {
+// A state folder with no journal: a run killed before it journaled (or after its clean-up began) left a
+// staging or trash folder (the archive's files, or files the committed change dropped) or its progress
+// file; with the lock held none belongs to a live run. Backups hold originals and stay.
+std::vector<std::string> drop_unjournaled(InstallFs& fs, const std::string& sd) {
+  std::vector<std::string> dropped;
+  std::error_code ec;
+  if (fs.entry(progress_path(sd)) == FsEntry::file && fs.remove_file(progress_path(sd))) dropped.push_back(progress_path(sd));
+  for (const auto& e : fsys::directory_iterator(path_from_utf8(sd), ec)) {
+    const auto name = utf8_of(e.path().filename());
+    if (e.is_symlink(ec) || !e.is_directory(ec) || !(name.starts_with("staging-") || name.starts_with("trash-"))) continue;
+    if (fs.remove_tree(utf8_of(e.path()))) dropped.push_back(utf8_of(e.path()));
+  }
+  return dropped;
+}
+} // namespace
+
 Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx) {
   std::vector<std::string> done;
   if (ctx.state_root.empty()) return done;
   std::error_code ec;
   for (const auto& e : fsys::directory_iterator(path_from_utf8(ctx.state_root), ec)) {
     const auto sd = utf8_of(e.path());
-    if (e.is_symlink(ec) || !e.is_directory(ec) || ctx.fs->entry(journal_path(sd)) == FsEntry::missing) continue;
+    if (e.is_symlink(ec) || !e.is_directory(ec)) continue;
+    if (ctx.fs->entry(journal_path(sd)) == FsEntry::missing) {
+      if (const auto dropped = drop_unjournaled(*ctx.fs, sd); !dropped.empty())
+        done.push_back(fmt::format("removed what an interrupted bundle command left before it changed anything: {}", fmt::join(dropped, ", ")));
+      continue;
+    }
     auto dir = ctx.fs->read_text(sd + "/bundle-dir");
     if (!dir || bundle_state_dir(ctx.state_root, *dir) != sd)
       return refused(fmt::format("the interrupted bundle transaction in {} names no folder cudnnctl made it for; nothing was changed", sd),

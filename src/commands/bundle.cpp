@@ -65,6 +65,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   const platform::ProcessEnvironment env;
   auto fs = make_real_fs();
   BundleContext ctx{bundle_state_root(env), fs.get()};
+  CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
   auto recovered = recover_bundles(ctx);
   if (!recovered) return Unexpected<Error>(recovered.error());
   for (const auto& r : *recovered) io.warn(r);
@@ -113,6 +114,7 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
   const platform::ProcessEnvironment env;
   auto fs = make_real_fs();
   BundleContext ctx{bundle_state_root(env), fs.get()};
+  CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
   Result<BundleOutcome> o = fail(ErrorCode::internal, "no bundle verb");
   if (verb == "swap") {
     CatalogSource catalogs(a.archive.catalog);

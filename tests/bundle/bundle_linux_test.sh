@@ -16,6 +16,8 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 export CUDNNCTL_BUNDLE_STATE=$tmp/state
 unset LD_LIBRARY_PATH VIRTUAL_ENV CONDA_PREFIX
+here=$(dirname "$0")
+. "$here/common.sh"
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
@@ -28,40 +30,7 @@ for f in "$REAL"/libcudnn*.so.9; do cp -L "$f" "$lib/"; done
 di="$site/nvidia_cudnn_cu13-9.19.0.56.dist-info"
 mkdir -p "$di"
 printf 'Metadata-Version: 2.1\r\nName: nvidia-cudnn-cu13\r\nVersion: 9.19.0.56\r\n\r\n' >"$di/METADATA"
-record() {  # record SITE DIST_INFO: RECORD for every file below SITE/nvidia and the dist-info
-  python3 - "$1" "$2" <<'PY'
-import base64, hashlib, os, sys
-site, di = sys.argv[1], sys.argv[2]
-rows = []
-for top in ("nvidia", os.path.basename(di)):
-    for root, _, files in os.walk(os.path.join(site, top)):
-        for f in sorted(files):
-            p = os.path.join(root, f)
-            rel = os.path.relpath(p, site)
-            if rel.endswith("RECORD"): continue
-            d = hashlib.sha256(open(p, "rb").read()).digest()
-            rows.append(f"{rel},sha256={base64.urlsafe_b64encode(d).rstrip(b'=').decode()},{os.path.getsize(p)}")
-rows.append(os.path.relpath(os.path.join(di, "RECORD"), site) + ",,")
-open(os.path.join(di, "RECORD"), "w", newline="").write("\r\n".join(rows) + "\r\n")
-PY
-}
 record "$site" "$di"
-record_intact() {  # every RECORD hash of the wheel's libraries matches again (pip's own check)
-  python3 - "$site" "$di/RECORD" <<'PY'
-import base64, hashlib, os, sys
-site, rec = sys.argv[1], sys.argv[2]
-bad = 0
-for line in open(rec, newline="").read().split("\r\n"):
-    if not line or line.endswith(",,"): continue
-    path, h, size = line.rsplit(",", 2)
-    p = os.path.join(site, path)
-    d = base64.urlsafe_b64encode(hashlib.sha256(open(p, "rb").read()).digest()).rstrip(b"=").decode()
-    if "sha256=" + d != h: print("differs:", path); bad = 1
-extra = set(os.listdir(os.path.join(site, "nvidia/cudnn/lib"))) - {os.path.basename(l.split(",")[0]) for l in open(rec) if "cudnn/lib/" in l}
-if extra: print("not in RECORD:", extra); bad = 1
-sys.exit(bad)
-PY
-}
 
 # the consumer (libtorch_cuda.so's way of finding cuDNN) and the program that loads it
 gcc -shared -fPIC -o "$site/torch/lib/libtorch_cuda.so" "$(dirname "$0")/consumer.c" "$lib/libcudnn.so.9" \
@@ -76,26 +45,6 @@ loads() {  # loads EXPECTED_VERSION EXPECTED_DIR [ENV...]: the consumer binds cu
   if [[ $got == "$want "* && $(dirname "${got#* }") -ef $from ]]; then ok "consumer loads $want from $from"; else bad "consumer: want $want from $from, got '$got'"; fi
 }
 
-# stand-in archives: ARCHIVE NAME VERSION_NUMBER [MAJOR] [MACHINE]
-fake_archive() {
-  local name=$1 number=$2 major=${3:-9} machine=${4:-}
-  local top=$tmp/arch/${name%.tar.xz}
-  mkdir -p "$top/lib" "$top/include"
-  local subs=(graph ops cnn adv engines_precompiled engines_runtime_compiled heuristic engines_tensor_ir)
-  ((major == 8)) && subs=(ops_infer cnn_infer)
-  # the real libcudnn.so.9 versions its symbols with a node named after its soname: so does the stand-in
-  printf 'libcudnn.so.%s { global: *; };\n' "$major" >"$tmp/arch/cudnn.map"
-  gcc -shared -fPIC -DFAKE_VERSION="$number" -Wl,-soname,libcudnn.so.$major -Wl,--version-script,"$tmp/arch/cudnn.map" -o "$top/lib/libcudnn.so.$major.0.0" "$(dirname "$0")/fake_cudnn.c"
-  ln -s "libcudnn.so.$major.0.0" "$top/lib/libcudnn.so.$major"
-  for s in "${subs[@]}"; do
-    echo 'int sub(void){return 1;}' | gcc -shared -fPIC -x c - -Wl,-soname,libcudnn_$s.so.$major -o "$top/lib/libcudnn_$s.so.$major.0.0"
-    ln -s "libcudnn_$s.so.$major.0.0" "$top/lib/libcudnn_$s.so.$major"
-  done
-  [[ -n $machine ]] && printf "\\x$machine\\x00" | dd of="$top/lib/libcudnn.so.$major.0.0" bs=1 seek=18 conv=notrunc status=none
-  printf '#define CUDNN_MAJOR %s\n#define CUDNN_MINOR 0\n#define CUDNN_PATCHLEVEL 0\n' "$major" >"$top/include/cudnn_version.h"
-  tar -C "$tmp/arch" -cJf "$tmp/arch/$name" "${name%.tar.xz}"
-  sha256sum "$tmp/arch/$name" | cut -d' ' -f1
-}
 A920=cudnn-linux-x86_64-9.20.0.1_cuda13-archive.tar.xz
 H920=$(fake_archive $A920 92000)
 

@@ -11,6 +11,7 @@
 #include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/install_fs.hpp"
+#include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
 
@@ -19,7 +20,14 @@ struct BundleContext {
   InstallFs* fs = nullptr;
 };
 
-/// Finishes or undoes every interrupted bundle transaction under the state root; what it did, in words.
+/// The lock every bundle command that recovers or changes state holds for its whole run (`list` included: it
+/// recovers), one at a time per state root; a second is refused at once, nothing done. Nothing is held (nullopt)
+/// when there is no state root.
+Result<std::optional<platform::FileLock>> hold_bundle_state(const BundleContext& ctx);
+
+/// With the lock held: finishes or undoes every interrupted bundle transaction under the state root, and
+/// removes what a run killed before its journal existed left (a staging or trash folder, a progress file);
+/// backups are never removed. What it did, in words.
 Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx);
 
 /// A bundle with its receipt's part of the state, and the receipt.
