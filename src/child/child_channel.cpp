@@ -1,5 +1,7 @@
 #include "cudnnctl/child/child_channel.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <ostream>
 #include <sstream>
 
@@ -13,6 +15,8 @@ void ChildChannel::emit(std::string_view step, nlohmann::json fields) {
   line.update(fields);
   m_out << line.dump() << "\n" << std::flush;
 }
+
+void ChildChannel::emit(std::string_view step) { emit(step, nlohmann::json::object()); }
 
 std::vector<nlohmann::json> read_json_lines(const std::string& text) {
   std::vector<nlohmann::json> out;

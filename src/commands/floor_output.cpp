@@ -1,5 +1,6 @@
 #include "cudnnctl/commands/floor_output.hpp"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <ostream>
 

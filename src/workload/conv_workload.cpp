@@ -1,5 +1,6 @@
 #include "cudnnctl/workload/conv_workload.hpp"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>

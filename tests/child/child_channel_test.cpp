@@ -1,3 +1,4 @@
+#include <nlohmann/json.hpp>
 #include <catch2/catch.hpp>
 
 #include <filesystem>

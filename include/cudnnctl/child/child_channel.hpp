@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/error.hpp"
 
@@ -20,7 +20,9 @@ class ChildChannel {
 public:
   explicit ChildChannel(std::ostream& out) : m_out(out) {}
   /// `fields` (an object) with "step": `step` added, as one flushed line.
-  void emit(std::string_view step, nlohmann::json fields = nlohmann::json::object());
+  void emit(std::string_view step, nlohmann::json fields);
+  /// A step with nothing more to say.
+  void emit(std::string_view step);
 
 private:
   std::ostream& m_out;
