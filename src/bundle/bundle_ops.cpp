@@ -28,14 +28,6 @@ Unexpected<Error> refused(std::string message, std::string hint, std::string pat
   return fail(ErrorCode::bundle_refused, std::move(message), std::move(hint), std::move(path));
 }
 
-std::string normal_dir(const std::string& dir) {
-  std::error_code ec;
-  auto p = fsys::absolute(path_from_utf8(dir), ec).lexically_normal();
-  auto s = utf8_of(p);
-  while (s.size() > 1 && (s.back() == '/' || s.back() == '\\')) s.pop_back();
-  return s;
-}
-
 bool below_or_same(const fsys::path& p, const fsys::path& root) {
   const auto rel = p.lexically_relative(root);
   return !rel.empty() && *rel.begin() != "..";
@@ -78,25 +70,6 @@ Result<std::string> state_dir_of(const BundleContext& ctx, const std::string& di
                    "remove the link; cudnnctl makes the folder itself", sd);
   return sd;
 }
-
-Result<std::optional<BundleReceipt>> receipt_of(const BundleContext& ctx, const std::string& sd, const std::string& dir) {
-  const auto path = sd + "/receipt.json";
-  if (ctx.fs->entry(path) == FsEntry::missing) return std::optional<BundleReceipt>();
-  if (ctx.fs->entry(path) != FsEntry::file)
-    return refused(fmt::format("{} is not a file cudnnctl wrote; nothing was changed", path), "remove it", path);
-  auto text = ctx.fs->read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto r = parse_bundle_receipt(*text, dir, path);
-  if (!r) return Unexpected<Error>(r.error());
-  return std::optional<BundleReceipt>(std::move(*r));
-}
-
-std::vector<std::string> names_of(const std::vector<BundleFileHash>& v) {
-  std::vector<std::string> out;
-  for (const auto& f : v) out.push_back(f.name);
-  return out;
-}
-
 
 // What every change starts with: finish an interrupted transaction, read the bundle, check its tree and
 // cudnnctl's state folder for it.
@@ -213,67 +186,11 @@ Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx) {
   return done;
 }
 
-Result<BundleView> view_bundle(const BundleContext& ctx, const std::string& dir_in) {
-  const auto dir = normal_dir(dir_in);
-  auto b = read_bundle(dir);
-  if (!b) return Unexpected<Error>(b.error());
-  BundleView v{std::move(*b), std::nullopt};
-  if (!ctx.state_root.empty()) {
-    const auto sd = bundle_state_dir(ctx.state_root, dir);
-    auto r = receipt_of(ctx, sd, dir);
-    if (!r) return Unexpected<Error>(r.error());
-    v.receipt = std::move(*r);
-  }
-  auto& bb = v.bundle;
-  bb.state = state_with_receipt(v.receipt, bb.sha256, bb.state, &bb.state_note);
-  if (bb.state == BundleState::swapped) {
-    bb.version = v.receipt->version;
-    bb.version_source = "cudnnctl's swap receipt";
-  } else if (bb.state == BundleState::unbundled) {
-    bb.version = v.receipt->original_version;
-    bb.files = names_of(v.receipt->originals);
-    bb.version_source = "cudnnctl's receipt (set aside)";
-  }
-  return v;
-}
-
-std::vector<std::string> bundles_with_receipts(const BundleContext& ctx) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  if (ctx.state_root.empty()) return out;
-  for (const auto& e : fsys::directory_iterator(path_from_utf8(ctx.state_root), ec)) {
-    const auto sd = utf8_of(e.path());
-    auto dir = ctx.fs->read_text(sd + "/bundle-dir");
-    if (dir && ctx.fs->entry(sd + "/receipt.json") == FsEntry::file && bundle_state_dir(ctx.state_root, *dir) == sd) out.push_back(*dir);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-BundleScan scan_bundles(const BundleContext& ctx, const std::vector<std::string>& sites) {
-  std::set<std::string> dirs;
-  for (const auto& site : sites)
-    for (const auto& d : find_bundle_dirs(site)) dirs.insert(d);
-  for (const auto& d : bundles_with_receipts(ctx)) dirs.insert(d);
-  BundleScan scan;
-  std::set<std::string> seen;
-  for (const auto& d : dirs) {
-    auto v = view_bundle(ctx, d);
-    if (!v) {
-      scan.problems.push_back(v.error().message);
-      continue;
-    }
-    if (seen.insert(v->bundle.dir).second) scan.views.push_back(std::move(*v));
-  }
-  return scan;
-}
-
-
 namespace {
 
 Result<Prepared> prepare(const BundleContext& ctx, const std::string& dir_in) {
   Prepared p;
-  p.dir = normal_dir(dir_in);
+  p.dir = bundle_normal_dir(dir_in);
   auto rec = recover_bundles(ctx);
   if (!rec) return Unexpected<Error>(rec.error());
   p.recovered = std::move(*rec);
@@ -399,7 +316,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
     for (const auto& f : r.originals) j.moves.push_back({backup + "/" + f.name, p->dir + "/" + f.name});
     j.moves.push_back({p->sd + "/receipt.json", trash + "/receipt.json"});
     if (auto ok = run_journal(ctx, *p, std::move(j)); !ok) return Unexpected<Error>(ok.error());
-    const auto originals = names_of(r.originals);
+    const auto originals = bundle_file_names(r.originals);
     for (const auto& f : r.placed)
       if (std::find(originals.begin(), originals.end(), f.name) == originals.end()) out.removed.push_back(f.name);
     out.message = fmt::format("restored {}'s {} original files", p->dir, r.originals.size());

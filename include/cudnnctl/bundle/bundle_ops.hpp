@@ -30,6 +30,14 @@ Result<std::optional<platform::FileLock>> hold_bundle_state(const BundleContext&
 /// backups are never removed. What it did, in words.
 Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx);
 
+/// A folder as cudnnctl names it: absolute, normalised, no trailing separator.
+std::string bundle_normal_dir(const std::string& dir);
+/// cudnnctl's receipt for `dir` in its state folder `sd` (nullopt: none), refused when it is not a file or
+/// names another folder.
+Result<std::optional<BundleReceipt>> bundle_receipt_of(const BundleContext& ctx, const std::string& sd, const std::string& dir);
+/// The file names of a receipt's list.
+std::vector<std::string> bundle_file_names(const std::vector<BundleFileHash>& files);
+
 /// A bundle with its receipt's part of the state, and the receipt.
 struct BundleView {
   Bundle bundle;
