@@ -116,7 +116,10 @@ def peer_commands(cudnnctl, archive, top, cache, tmp):
                        "--disable-pip-version-check"], fresh_venv)
     else:
         print(f"skipped: pip rows ({sys.executable} -m pip is not available)")
-    if has_bundle(cudnnctl):
+    if has_bundle(cudnnctl) and os.name != "nt":
+        # a swap proves the new copy loads in a child process: Windows DLLs load only on Windows
+        print("skipped: bundle swap row (the Windows zip's DLLs can be swapped and load-checked only on Windows)")
+    elif has_bundle(cudnnctl):
         site = os.path.join(tmp, "site")
         lib = os.path.join(site, "nvidia", "cudnn", "bin")
         digest = open(archive + ".sha256").read().split()[0] if os.path.exists(archive + ".sha256") else \
