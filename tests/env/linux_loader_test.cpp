@@ -62,21 +62,21 @@ TEST_CASE("own search paths: RUNPATH hides RPATH, and ORIGIN is the object folde
 TEST_CASE("the one model: empty and relative LD_LIBRARY_PATH entries are the current folder, the cache's every folder listed", "[linux_loader]") {
   const platform::MapEnvironment env(std::map<std::string, std::string>{{"LD_LIBRARY_PATH", ":/abs:rel"}});
   const std::string cache = "\tlibcudnn.so.9 (libc6,x86-64) => /a/libcudnn.so.9\n\tlibcudnn.so.9 (libc6,x86-64) => /b/libcudnn.so.9\n";
-  const auto order = LinuxSearchOrder::of(env, cache, "aarch64-linux-gnu", "/work/dir");
+  const auto order = LinuxSearchOrder::of(env, cache, "aarch64-linux-gnu", "/home/user/dir");
   const auto steps = order.steps(OwnSearchPaths{{"/rp"}, {}}, order.cache_dirs_for_name("libcudnn.so.9"));
   REQUIRE(steps.size() == 1 + 3 + 2 + 6);
   CHECK(steps[0].via == "RPATH");
-  CHECK(steps[1].resolved == "/work/dir");
+  CHECK(steps[1].resolved == "/home/user/dir");
   CHECK_THAT(steps[1].via, Catch::Contains("empty entry"));
   CHECK(steps[2].resolved == "/abs");
   CHECK(steps[3].dir == "rel");
-  CHECK(steps[3].resolved == "/work/dir/rel");
+  CHECK(steps[3].resolved == "/home/user/dir/rel");
   CHECK(steps[4].dir == "/a");
   CHECK(steps[5].dir == "/b");
   CHECK(steps[4].via == "ld.so cache");
   CHECK(steps[6].dir == "/lib/aarch64-linux-gnu");
   // a library in the current folder is found through the empty entry, as ld.so does
-  const auto hit = order.find("libx.so", {}, [](const std::string& p) { return p == "/work/dir/libx.so"; });
+  const auto hit = order.find("libx.so", {}, [](const std::string& p) { return p == "/home/user/dir/libx.so"; });
   REQUIRE(hit);
   CHECK(hit->via == "LD_LIBRARY_PATH");
   CHECK(order.find("libcudnn.so.9", {}, [](const std::string&) { return false; })->path == "/a/libcudnn.so.9");

@@ -149,7 +149,7 @@ TEST_CASE("install's gate: a floor above the host is install.host-too-old, exit 
 TEST_CASE("the real fixture archive: the floor read from its members' headers", "[glibc_floor]") {
   const char* home = std::getenv("HOME");
   const std::string archive = std::string(home ? home : "") + "/.cache/cudnnctl-fixtures/cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz";
-  if (!home || !std::filesystem::exists(archive)) CUDNNCTL_SKIP("no fixture archive (/work/shared/bench/make-fixtures.sh builds it)");
+  if (!home || !std::filesystem::exists(archive)) CUDNNCTL_SKIP("no fixture archive (../shared/bench/make-fixtures.sh builds it)");
   const auto report = archive_library_floor(archive, ArchiveFormat::tar_xz);
   REQUIRE(report);
   CHECK(report->floor.libraries == 8);
