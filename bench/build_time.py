@@ -49,7 +49,7 @@ def main():
     env = dict(os.environ, CCACHE_DISABLE="1")
     load_before = os.getloadavg()
     cpu0, t0 = children_cpu(), time.perf_counter()
-    subprocess.run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
+    subprocess.run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
                     "-DCUDNNCTL_WERROR=ON", f"-DCUDNNCTL_TESTS={'ON' if args.tests else 'OFF'}",
                     "-DCMAKE_CXX_COMPILER_LAUNCHER=", "-DCMAKE_C_COMPILER_LAUNCHER="],
                    env=env, check=True, stdout=subprocess.DEVNULL)

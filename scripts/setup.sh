@@ -14,6 +14,6 @@ ensure_packages build "${BUILD_PACKAGES[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build}
 if [[ ! -f $BUILD_DIR/build.ninja || $# -gt 0 ]]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDNNCTL_WERROR=ON "$@" >/dev/null
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUDNNCTL_WERROR=ON "$@" >/dev/null
 fi
 cmake --build "$BUILD_DIR"

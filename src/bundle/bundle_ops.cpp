@@ -24,10 +24,6 @@ namespace cudnnctl {
 
 namespace {
 
-Unexpected<Error> refused(std::string message, std::string hint, std::string path = {}) {
-  return fail(ErrorCode::bundle_refused, std::move(message), std::move(hint), std::move(path));
-}
-
 bool below_or_same(const fsys::path& p, const fsys::path& root) {
   const auto rel = p.lexically_relative(root);
   return !rel.empty() && *rel.begin() != "..";
@@ -41,7 +37,7 @@ Result<void> check_tree(const Bundle& b) {
   const auto real_tree = fsys::canonical(tree, ec);
   const auto real_dir = fsys::canonical(path_from_utf8(b.dir), ec);
   if (ec || !below_or_same(real_dir, real_tree))
-    return refused(fmt::format("{} is reached through a link that leaves {} (it is really {}); nothing was changed", b.dir, utf8_of(tree),
+    return bundle_refused(fmt::format("{} is reached through a link that leaves {} (it is really {}); nothing was changed", b.dir, utf8_of(tree),
                                utf8_of(real_dir)),
                    "name the real folder, inside the environment that owns it", b.dir);
   for (const auto& f : b.files) {
@@ -49,7 +45,7 @@ Result<void> check_tree(const Bundle& b) {
     if (!fsys::is_symlink(fsys::symlink_status(p, ec))) continue;
     const auto target = fsys::canonical(p, ec);
     if (ec || !below_or_same(target, real_tree))
-      return refused(fmt::format("{} is a link to {}, outside {}; cudnnctl never writes through it; nothing was changed", utf8_of(p),
+      return bundle_refused(fmt::format("{} is a link to {}, outside {}; cudnnctl never writes through it; nothing was changed", utf8_of(p),
                                  utf8_of(target), utf8_of(tree)),
                      "replace the link with the file, or change the folder it points to instead", utf8_of(p));
   }
@@ -58,7 +54,7 @@ Result<void> check_tree(const Bundle& b) {
 
 Result<std::string> state_dir_of(const BundleContext& ctx, const std::string& dir) {
   if (ctx.state_root.empty())
-    return refused("there is no folder for cudnnctl's bundle state (no $XDG_STATE_HOME, $HOME or %LOCALAPPDATA%); nothing was changed",
+    return bundle_refused("there is no folder for cudnnctl's bundle state (no $XDG_STATE_HOME, $HOME or %LOCALAPPDATA%); nothing was changed",
                    "set CUDNNCTL_BUNDLE_STATE to a folder of yours");
   if (auto ok = ctx.fs->make_dirs(ctx.state_root); !ok) return Unexpected<Error>(ok.error());
   const auto sd = bundle_state_dir(ctx.state_root, dir);
@@ -66,7 +62,7 @@ Result<std::string> state_dir_of(const BundleContext& ctx, const std::string& di
   const auto p = path_from_utf8(sd);
   if (fsys::is_symlink(fsys::symlink_status(p, ec)) ||
       (fsys::exists(p, ec) && !below_or_same(fsys::canonical(p, ec), fsys::canonical(path_from_utf8(ctx.state_root), ec))))
-    return refused(fmt::format("cudnnctl's state folder {} is a link that leaves {}; nothing was changed", sd, ctx.state_root),
+    return bundle_refused(fmt::format("cudnnctl's state folder {} is a link that leaves {}; nothing was changed", sd, ctx.state_root),
                    "remove the link; cudnnctl makes the folder itself", sd);
   return sd;
 }
@@ -177,7 +173,7 @@ Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx) {
     }
     auto dir = ctx.fs->read_text(sd + "/bundle-dir");
     if (!dir || bundle_state_dir(ctx.state_root, *dir) != sd)
-      return refused(fmt::format("the interrupted bundle transaction in {} names no folder cudnnctl made it for; nothing was changed", sd),
+      return bundle_refused(fmt::format("the interrupted bundle transaction in {} names no folder cudnnctl made it for; nothing was changed", sd),
                      "inspect the folder; remove it only if you know no bundle needs its backup", sd);
     auto r = recover(*ctx.fs, sd, {*dir, sd});
     if (!r) return Unexpected<Error>(r.error());
@@ -224,7 +220,7 @@ Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, 
 Result<void> settle_old_receipt(const BundleContext& ctx, Prepared& p, const std::string& id) {
   if (!p.view.receipt) return {};
   if (p.view.bundle.state != BundleState::reverted)
-    return refused(fmt::format("{} is {} by cudnnctl already; nothing was changed", p.dir, to_string(p.view.bundle.state)),
+    return bundle_refused(fmt::format("{} is {} by cudnnctl already; nothing was changed", p.dir, to_string(p.view.bundle.state)),
                    fmt::format("run 'cudnnctl bundle restore {}' first", p.dir), p.dir);
   if (auto ok = forget(ctx, p, id + "-f"); !ok) return ok;
   p.view.receipt.reset();
@@ -245,7 +241,7 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   const auto id = platform::unique_id();
   if (auto ok = settle_old_receipt(ctx, *p, id); !ok) return Unexpected<Error>(ok.error());
   const auto& b = p->view.bundle;
-  if (b.files.empty()) return refused(fmt::format("{} holds no cuDNN library; nothing was changed", p->dir), "see 'cudnnctl bundle list'", p->dir);
+  if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p->dir), "see 'cudnnctl bundle list'", p->dir);
   const auto staging = p->sd + "/staging-" + id, backup = p->sd + "/backup-" + id;
   if (auto ok = ctx.fs->make_dirs(staging + "/x"); !ok) return Unexpected<Error>(ok.error());
   auto drop = [&](Error e) -> Result<BundleOutcome> {
@@ -273,7 +269,7 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   if (!loaded || *loaded != want) {
     const auto why = loaded ? fmt::format("it reports version {}, not {}", *loaded, want) : loaded.error().message;
     auto back = restore_bundle(ctx, p->dir);
-    return refused(fmt::format("the swapped cuDNN in {} did not load the way the framework loads it ({}); {}", p->dir, why,
+    return bundle_refused(fmt::format("the swapped cuDNN in {} did not load the way the framework loads it ({}); {}", p->dir, why,
                                back ? "the swap was rolled back, the originals are in place" : "rolling back failed too: " + back.error().message),
                    "the archive's libraries need something the bundle's folder lacks; keep the framework's own copy", p->dir);
   }
@@ -290,7 +286,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
   auto p = prepare(ctx, dir_in);
   if (!p) return Unexpected<Error>(p.error());
   if (!p->view.receipt)
-    return refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p->dir), "'cudnnctl bundle list' shows each folder's state", p->dir);
+    return bundle_refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p->dir), "'cudnnctl bundle list' shows each folder's state", p->dir);
   const auto& r = *p->view.receipt;
   const auto id = platform::unique_id();
   BundleOutcome out{p->view, {}, {}, {}, 0, {}};
@@ -303,12 +299,12 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
         out.message += fmt::format("; {} (added by the swap, not in the package) is still there: delete it if you like", f.name);
   } else {
     if (p->view.bundle.state == BundleState::modified)
-      return refused(fmt::format("{}: {}; restoring would lose those changes; nothing was changed", p->dir, p->view.bundle.state_note),
+      return bundle_refused(fmt::format("{}: {}; restoring would lose those changes; nothing was changed", p->dir, p->view.bundle.state_note),
                      "put the swapped files back, or reinstall the package with pip (then restore forgets the swap)", p->dir);
     const auto backup = p->sd + "/backup-" + r.id, trash = p->sd + "/trash-" + id;
     for (const auto& f : r.originals)
       if (auto h = ctx.fs->sha256(backup + "/" + f.name); !h || *h != f.sha256)
-        return refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
+        return bundle_refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
                        "reinstall the package with pip to get its files back", backup);
     Journal j{id, fmt::format("bundle restore of {}", p->dir), "applying", {}, {trash, backup}, {trash}};
     for (const auto& f : r.placed)
@@ -334,7 +330,7 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
   if (auto ok = settle_old_receipt(ctx, *p, id); !ok) return Unexpected<Error>(ok.error());
   const auto& b = p->view.bundle;
   auto no = [&](const std::string& why) {
-    return refused(fmt::format("bundle unbundle of {} refused: {}; nothing was changed", p->dir, why),
+    return bundle_refused(fmt::format("bundle unbundle of {} refused: {}; nothing was changed", p->dir, why),
                    "install a matching cuDNN into the toolkit first ('cudnnctl install'), or name it with --cuda-path", p->dir);
   };
   if (b.files.empty()) return no("the folder holds no cuDNN library");

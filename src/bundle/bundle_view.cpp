@@ -14,11 +14,9 @@ namespace fsys = std::filesystem;
 
 namespace cudnnctl {
 
-namespace {
-Unexpected<Error> refused(std::string message, std::string hint, std::string path = {}) {
+Unexpected<Error> bundle_refused(std::string message, std::string hint, std::string path) {
   return fail(ErrorCode::bundle_refused, std::move(message), std::move(hint), std::move(path));
 }
-} // namespace
 
 std::string bundle_normal_dir(const std::string& dir) {
   std::error_code ec;
@@ -32,7 +30,7 @@ Result<std::optional<BundleReceipt>> bundle_receipt_of(const BundleContext& ctx,
   const auto path = sd + "/receipt.json";
   if (ctx.fs->entry(path) == FsEntry::missing) return std::optional<BundleReceipt>();
   if (ctx.fs->entry(path) != FsEntry::file)
-    return refused(fmt::format("{} is not a file cudnnctl wrote; nothing was changed", path), "remove it", path);
+    return bundle_refused(fmt::format("{} is not a file cudnnctl wrote; nothing was changed", path), "remove it", path);
   auto text = ctx.fs->read_text(path);
   if (!text) return Unexpected<Error>(text.error());
   auto r = parse_bundle_receipt(*text, dir, path);

@@ -9,6 +9,8 @@
 #include "cudnnctl/gpu/status_names.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 
+#include "step_failure.hpp"
+
 namespace cudnnctl {
 
 using namespace abi;
@@ -66,18 +68,11 @@ struct ConvJob {
   std::size_t elem() const { return fp16 ? 2 : 4; }
 };
 
-// why a step failed: cuDNN's status (-1: a driver call) and the text
-struct Failure {
-  int status = -1;
-  std::string error;
-};
-
-Failure driver_failure(std::string what) { return {-1, std::move(what)}; }
-Failure cudnn_failure(const ConvJob& job, int status, const std::string& where) {
+StepFailure cudnn_failure(const ConvJob& job, int status, const std::string& where) {
   return {status, fmt::format("{}: {}", where, workload_failure_cause(status, job.run.major))};
 }
 
-LayerResult failed(LayerResult r, Failure f) {
+LayerResult failed(LayerResult r, StepFailure f) {
   r.status = f.status;
   r.error = std::move(f.error);
   return r;
@@ -89,7 +84,7 @@ struct ConvBuffers {
   std::size_t x_bytes = 0, w_bytes = 0, y_bytes = 0;
 };
 
-Expected<ConvBuffers, Failure> prepare_buffers(const ConvJob& job, const ConvDescriptors& d, Buffers& buf) {
+Expected<ConvBuffers, StepFailure> prepare_buffers(const ConvJob& job, const ConvDescriptors& d, Buffers& buf) {
   const Api& api = job.run.api;
   const auto& s = job.s;
   const std::size_t elem = job.elem();
@@ -102,7 +97,7 @@ Expected<ConvBuffers, Failure> prepare_buffers(const ConvJob& job, const ConvDes
   const auto w = x ? buf.alloc(b.w_bytes, cu) : std::nullopt;
   const auto y = w ? buf.alloc(b.y_bytes, cu) : std::nullopt;
   if (!y)
-    return Unexpected<Failure>(driver_failure(fmt::format("allocating {:.0f} MiB of GPU memory failed: {}",
+    return Unexpected<StepFailure>(driver_failure(fmt::format("allocating {:.0f} MiB of GPU memory failed: {}",
                                                           static_cast<double>(b.x_bytes + b.w_bytes + b.y_bytes) / 1048576.0, cu_result_name(cu))));
   b.x = *x;
   b.w = *w;
@@ -111,7 +106,7 @@ Expected<ConvBuffers, Failure> prepare_buffers(const ConvJob& job, const ConvDes
   const auto stream = job.run.stream;
   cu = once ? upload(api, stream, b.x, once->x.data(), b.x_bytes) : upload_pattern(api, stream, b.x, b.x_bytes / elem, job.fp16, 1);
   if (cu == 0) cu = once ? upload(api, stream, b.w, once->w.data(), b.w_bytes) : upload_pattern(api, stream, b.w, b.w_bytes / elem, job.fp16, 2);
-  if (cu != 0) return Unexpected<Failure>(driver_failure("uploading the inputs failed: cuMemcpyHtoDAsync: " + cu_result_name(cu)));
+  if (cu != 0) return Unexpected<StepFailure>(driver_failure("uploading the inputs failed: cuMemcpyHtoDAsync: " + cu_result_name(cu)));
   return b;
 }
 
@@ -123,12 +118,12 @@ struct Algorithm {
   std::optional<CUdeviceptr> workspace;
 };
 
-Expected<Algorithm, Failure> choose_algorithm(const ConvJob& job, const ConvDescriptors& d, const ConvBuffers& b, Buffers& buf) {
+Expected<Algorithm, StepFailure> choose_algorithm(const ConvJob& job, const ConvDescriptors& d, const ConvBuffers& b, Buffers& buf) {
   const Api& api = job.run.api;
   cudnnConvolutionFwdAlgoPerf_t perf[8]{};
   int returned = 0;
   const int st = api.get_algo(job.run.handle, d.x, d.w, d.conv, d.y, 8, &returned, perf);
-  if (st != 0 || returned == 0) return Unexpected<Failure>(cudnn_failure(job, st, "choosing an algorithm"));
+  if (st != 0 || returned == 0) return Unexpected<StepFailure>(cudnn_failure(job, st, "choosing an algorithm"));
   const std::size_t ws_cap = 256u << 20;
   std::optional<cudnnConvolutionFwdAlgoPerf_t> chosen;
   for (int i = 0; i < returned; ++i)
@@ -153,14 +148,14 @@ Expected<Algorithm, Failure> choose_algorithm(const ConvJob& job, const ConvDesc
     }
   }
   if (!chosen)
-    return Unexpected<Failure>(
-        Failure{perf[0].status, fmt::format("no algorithm can run this layer: {}", workload_failure_cause(perf[0].status, job.run.major))});
+    return Unexpected<StepFailure>(
+        StepFailure{perf[0].status, fmt::format("no algorithm can run this layer: {}", workload_failure_cause(perf[0].status, job.run.major))});
   return Algorithm{*chosen, ws};
 }
 
 // `warmups` calls (one when run once), then for a timed run calls for `warmup_ms` while the clocks
 // ramp up; the stream synchronized at the end
-std::optional<Failure> warm_up(const ConvJob& job, const std::function<int()>& forward) {
+std::optional<StepFailure> warm_up(const ConvJob& job, const std::function<int()>& forward) {
   const auto& run = job.run;
   int st = 0;
   for (int i = 0; i < (job.once ? 1 : run.warmups); ++i)

@@ -9,6 +9,7 @@
 #include "cudnnctl/gpu/half.hpp"
 #include "cudnnctl/gpu/status_names.hpp"
 #include "fused_graph.hpp"
+#include "step_failure.hpp"
 
 namespace cudnnctl {
 
@@ -56,15 +57,8 @@ struct FusedContext {
   const FusedRun& run;
 };
 
-// why a step failed: cuDNN's status (-1: a driver call) and the decoded text
-struct Failure {
-  int status = -1;
-  std::string error;
-};
 
-Failure driver_failure(std::string what) { return {-1, std::move(what)}; }
-
-FusedLayerResult failed(FusedLayerResult r, Failure f) {
+FusedLayerResult failed(FusedLayerResult r, StepFailure f) {
   r.status = f.status;
   r.error = std::move(f.error);
   return r;
@@ -83,7 +77,7 @@ struct FusedBuffers {
   CUdeviceptr x = 0, w = 0, bias = 0, y = 0, workspace = 0;
 };
 
-Expected<FusedBuffers, Failure> allocate(Buffers& buf, const FusedSizes& n, const std::vector<fused::Plan>& plans) {
+Expected<FusedBuffers, StepFailure> allocate(Buffers& buf, const FusedSizes& n, const std::vector<fused::Plan>& plans) {
   std::int64_t ws_max = 0;
   for (const auto& p : plans) ws_max = std::max(ws_max, p.workspace);
   int cu = 0;
@@ -93,7 +87,7 @@ Expected<FusedBuffers, Failure> allocate(Buffers& buf, const FusedSizes& n, cons
   const auto y = bias ? buf.alloc(n.y * 2, cu) : std::nullopt;
   const auto ws = y && ws_max > 0 ? buf.alloc(static_cast<std::size_t>(ws_max), cu) : std::optional<CUdeviceptr>{0};
   if (!y || !ws)
-    return Unexpected<Failure>(driver_failure(fmt::format("allocating GPU memory for the fused layer failed: {}", cu_result_name(cu))));
+    return Unexpected<StepFailure>(driver_failure(fmt::format("allocating GPU memory for the fused layer failed: {}", cu_result_name(cu))));
   return FusedBuffers{*x, *w, *bias, *y, *ws};
 }
 
@@ -133,16 +127,16 @@ cudnnBackendDescriptor_t bind_buffers(fused::Backend& b, const FusedBuffers& d) 
 
 // each plan run once; with `first_that_runs` (the check, or a single plan) the first that runs is
 // taken, otherwise each is timed briefly and the fastest kept (cudnn.benchmark's way)
-Expected<fused::Plan, Failure> pick_plan(const FusedContext& cx, const std::vector<fused::Plan>& plans, cudnnBackendDescriptor_t pack,
+Expected<fused::Plan, StepFailure> pick_plan(const FusedContext& cx, const std::vector<fused::Plan>& plans, cudnnBackendDescriptor_t pack,
                                          bool first_that_runs) {
   std::optional<fused::Plan> best;
   double best_ms = 0;
-  Failure run_failure{0, ""};
+  StepFailure run_failure{0, ""};
   for (const auto& p : plans) {
     auto execute = [&] { return cx.api.backend_execute(cx.target.handle, p.plan, pack); };
     const int st = execute();
     if (const int cu = cx.api.stream_sync(cx.stream); cu != 0)
-      return Unexpected<Failure>(driver_failure("cuStreamSynchronize failed: " + cu_result_name(cu)));
+      return Unexpected<StepFailure>(driver_failure("cuStreamSynchronize failed: " + cu_result_name(cu)));
     if (st != 0) {
       run_failure = {st, graph_failure_cause(st, cx.major, "running the fused graph")};
       if (const auto d = last_error_text(cx.api); !d.empty()) run_failure.error += " (cuDNN: " + d + ")";
@@ -151,29 +145,29 @@ Expected<fused::Plan, Failure> pick_plan(const FusedContext& cx, const std::vect
     if (first_that_runs) return p;
     const auto t = time_per_call(cx.api, cx.stream, 1, std::max(1, cx.run.timed_calls / 4), execute);
     if (!t && !t.error().driver_error.empty())
-      return Unexpected<Failure>(driver_failure("timing the fused graph: " + t.error().driver_error));
+      return Unexpected<StepFailure>(driver_failure("timing the fused graph: " + t.error().driver_error));
     if (t && (!best || t->median_ms < best_ms)) {
       best = p;
       best_ms = t->median_ms;
     }
   }
-  if (!best) return Unexpected<Failure>(run_failure);
+  if (!best) return Unexpected<StepFailure>(run_failure);
   return *best;
 }
 
 // the chosen plan warmed up, then timed in full
-Expected<CallTiming, Failure> time_plan(const FusedContext& cx, const fused::Plan& plan, cudnnBackendDescriptor_t pack) {
+Expected<CallTiming, StepFailure> time_plan(const FusedContext& cx, const fused::Plan& plan, cudnnBackendDescriptor_t pack) {
   auto execute = [&] { return cx.api.backend_execute(cx.target.handle, plan.plan, pack); };
-  auto cause = [&](int status) { return Failure{status, graph_failure_cause(status, cx.major, "running the fused graph")}; };
+  auto cause = [&](int status) { return StepFailure{status, graph_failure_cause(status, cx.major, "running the fused graph")}; };
   int st = 0;
   for (int i = 0; i < cx.run.warmups && st == 0; ++i) st = execute();
   if (const int cu = cx.api.stream_sync(cx.stream); cu != 0)
-    return Unexpected<Failure>(driver_failure("cuStreamSynchronize failed: " + cu_result_name(cu)));
-  if (st != 0) return Unexpected<Failure>(cause(st));
+    return Unexpected<StepFailure>(driver_failure("cuStreamSynchronize failed: " + cu_result_name(cu)));
+  if (st != 0) return Unexpected<StepFailure>(cause(st));
   auto t = time_per_call(cx.api, cx.stream, cx.run.repeats, cx.run.timed_calls, execute);
   if (t) return *t;
-  if (!t.error().driver_error.empty()) return Unexpected<Failure>(driver_failure("timing the fused graph: " + t.error().driver_error));
-  return Unexpected<Failure>(cause(t.error().status));
+  if (!t.error().driver_error.empty()) return Unexpected<StepFailure>(driver_failure("timing the fused graph: " + t.error().driver_error));
+  return Unexpected<StepFailure>(cause(t.error().status));
 }
 
 // The fused graph of `s` built, planned, bound to fresh buffers and run: timed, or with `check` run

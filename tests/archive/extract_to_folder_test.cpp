@@ -7,12 +7,12 @@
 #include "test_archives.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::L91;
 using cudnnctl::testing::TempDir;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 std::size_t entries_in(const fs::path& dir) {
   std::size_t n = 0;

@@ -13,14 +13,14 @@
 #include "test_archives.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::L91;
+using cudnnctl::testing::W91;
 using cudnnctl::testing::TempDir;
 using cudnnctl::testing::options_for;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 std::map<std::string, std::pair<EntryType, std::uint64_t>> files_of(const ArchiveListing& l) {
   std::map<std::string, std::pair<EntryType, std::uint64_t>> m;

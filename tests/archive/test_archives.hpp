@@ -12,6 +12,10 @@
 
 namespace cudnnctl::testing {
 
+/// The top folders (and names without extension) of the 9.1.0.70 test archives, Linux and Windows.
+inline const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
+inline const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
+
 inline std::string test_archive(const std::string& relative) { return std::string(CUDNNCTL_TEST_ARCHIVES) + "/" + relative; }
 
 /// Extraction options for a test archive whose top folder is `top`.

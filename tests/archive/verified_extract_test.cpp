@@ -9,13 +9,14 @@
 #include "test_archives.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::L91;
+using cudnnctl::testing::W91;
 using cudnnctl::testing::TempDir;
 using cudnnctl::testing::options_for;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
 ExtractOptions two_threads() {  // the hash and two inflating workers at once, as an install runs
   auto o = options_for(W91);
   o.threads = 2;
@@ -97,7 +98,6 @@ TEST_CASE("verified extraction: a damaged zip is still judged by its hash first"
 }
 
 TEST_CASE("verified extraction: the hash is the archive's, whether a zip worker or its own thread computed it", "[verified_extract]") {
-  const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
   for (const auto& [name, format, top] : {std::tuple{"python-" + W91 + ".zip", ArchiveFormat::zip, W91}, std::tuple{L91 + ".tar.xz", ArchiveFormat::tar_xz, L91}}) {
     INFO(name);
     TempDir tmp;

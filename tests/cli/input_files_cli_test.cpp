@@ -19,7 +19,6 @@ using namespace cudnnctl::testing;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 std::string error_message(const BinaryRun& r) {
   const auto j = nlohmann::json::parse(r.out, nullptr, false);

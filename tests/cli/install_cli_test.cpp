@@ -13,7 +13,6 @@ using namespace cudnnctl;
 using namespace cudnnctl::testing;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 } // namespace
 
 TEST_CASE("install and uninstall through the CLI: JSON, changed, exit codes", "[cli][install]") {

@@ -17,8 +17,6 @@ using namespace cudnnctl;
 using namespace cudnnctl::testing;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
-const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
 
 struct Setup {
   TempDir tmp;

@@ -18,7 +18,6 @@ using namespace cudnnctl::testing;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 nlohmann::json parse_json(const std::string& text) {
   auto j = nlohmann::json::parse(text, nullptr, false);

@@ -16,7 +16,6 @@ using namespace cudnnctl;
 using namespace cudnnctl::testing;
 
 namespace {
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

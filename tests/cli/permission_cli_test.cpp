@@ -19,7 +19,6 @@ TEST_CASE("install into an immutable toolkit as root does not say 'run as root'"
   }
   TempDir tmp;
   const auto root = linux_toolkit(tmp.path(), "12.4").string();
-  const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
   const auto archive = (tmp.path() / (L91 + ".tar.xz")).string();
   fs::copy_file(test_archive("good/" + L91 + ".tar.xz"), archive);
   if (std::system(("chattr +i '" + root + "' 2>/dev/null").c_str()) != 0) {

@@ -12,14 +12,14 @@
 #include "cudnnctl/catalog/catalog.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::L91;
+using cudnnctl::testing::W91;
 using cudnnctl::testing::run;
 using cudnnctl::testing::TempDir;
 using cudnnctl::testing::test_archive;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 // a copy of a test archive under NVIDIA's name
 std::string named_copy(const TempDir& tmp, const std::string& source, const std::string& name) {

@@ -5,9 +5,17 @@
 #include <set>
 #include <string>
 
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/system.hpp"
 
 namespace cudnnctl::testing {
+
+/// One check of the table run alone on `f`: what it reports.
+inline Checks run_check(const DoctorFacts& f, CheckFn fn) {
+  Checks out;
+  fn(f, out);
+  return out;
+}
 
 class FakeSystem final : public DoctorSystem {
 public:

@@ -18,7 +18,7 @@ void touch(const fs::path& p, const std::string& text = "x") {
   std::ofstream(p) << text;
 }
 // Fake toolkit trees in the layouts NVIDIA's installers lay out.
-fs::path windows_toolkit(const fs::path& base, const std::string& version, bool bin_x64) {
+fs::path windows_tree(const fs::path& base, const std::string& version, bool bin_x64) {
   const auto root = base / ("v" + version);
   touch(root / "version.json", R"({"cuda": {"name": "CUDA SDK", "version": ")" + version + R"(.1"}})");
   touch(root / "include/cuda.h");
@@ -27,7 +27,7 @@ fs::path windows_toolkit(const fs::path& base, const std::string& version, bool 
   touch(root / "lib/x64/cudart.lib");
   return root;
 }
-fs::path linux_toolkit(const fs::path& base, const std::string& name, const std::string& cuda_h_version) {
+fs::path linux_tree(const fs::path& base, const std::string& name, const std::string& cuda_h_version) {
   const auto root = base / name;
   touch(root / "include/cuda.h", "#define CUDA_VERSION " + cuda_h_version + "\n");
   touch(root / "bin/nvcc");
@@ -39,11 +39,11 @@ fs::path linux_toolkit(const fs::path& base, const std::string& name, const std:
 
 TEST_CASE("toolkit trees: version, platform and folders from the layout", "[toolkit]") {
   TempDir tmp;
-  const auto w118 = windows_toolkit(tmp.path(), "11.8", false);
-  const auto w130 = windows_toolkit(tmp.path(), "13.0", true);
+  const auto w118 = windows_tree(tmp.path(), "11.8", false);
+  const auto w130 = windows_tree(tmp.path(), "13.0", true);
   touch(tmp.path() / "v10.2/version.txt", "CUDA Version 10.2.89\n");
   touch(tmp.path() / "v10.2/include/cuda.h");
-  const auto l124 = linux_toolkit(tmp.path(), "cuda-12.4", "12040");
+  const auto l124 = linux_tree(tmp.path(), "cuda-12.4", "12040");
 
   const auto a = read_toolkit(w118.string(), "test");
   REQUIRE(a);
@@ -82,9 +82,9 @@ TEST_CASE("this image's real toolkit reads as CUDA 13.0 for Linux", "[toolkit]")
 
 TEST_CASE("toolkits are found in precedence order and chosen by the archive's CUDA major", "[toolkit]") {
   TempDir tmp;
-  const auto w118 = windows_toolkit(tmp.path(), "11.8", false);
-  const auto w124 = windows_toolkit(tmp.path(), "12.4", false);
-  const auto l130 = linux_toolkit(tmp.path(), "cuda-13.0", "13000");
+  const auto w118 = windows_tree(tmp.path(), "11.8", false);
+  const auto w124 = windows_tree(tmp.path(), "12.4", false);
+  const auto l130 = linux_tree(tmp.path(), "cuda-13.0", "13000");
   fs::create_directory_symlink(l130, tmp.path() / "cuda");
   platform::MapEnvironment env({{"CUDA_PATH", w124.string()},
                                 {"CUDA_PATH_V11_8", w118.string()},

@@ -17,8 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string W91 = "cudnn-windows-x86_64-9.1.0.70_cuda12-archive";
-const std::string L91 = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
 
 // A test archive copied under NVIDIA's name, with its own hash as the expected one.
 struct Archive {

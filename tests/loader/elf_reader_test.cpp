@@ -9,7 +9,10 @@
 
 #include "cudnnctl/loader/elf_reader.hpp"
 
+#include "memory_reader.hpp"
+
 using namespace cudnnctl;
+using namespace cudnnctl::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -20,9 +23,6 @@ std::string slurp(const std::string& p, std::size_t limit) {
   in.read(s.data(), static_cast<std::streamsize>(limit));
   s.resize(static_cast<std::size_t>(in.gcount()));
   return s;
-}
-ReadAt memory(const std::string& bytes) {
-  return [bytes](std::uint64_t off, std::size_t n) { return off >= bytes.size() ? std::string() : bytes.substr(off, n); };
 }
 } // namespace
 

@@ -11,13 +11,13 @@
 #include "cudnnctl/loader/forward_reader.hpp"
 #include "cudnnctl/loader/glibc_floor.hpp"
 
+#include "memory_reader.hpp"
+
 using namespace cudnnctl;
+using namespace cudnnctl::testing;
 using cudnnctl::testing::CraftedElf;
 
 namespace {
-ReadAt memory(const std::string& bytes) {
-  return [bytes](std::uint64_t off, std::size_t n) { return off >= bytes.size() ? std::string() : bytes.substr(off, n); };
-}
 CraftedElf cudnn_like() {
   CraftedElf e;
   e.needed = {"libc.so.6", "libstdc++.so.6"};

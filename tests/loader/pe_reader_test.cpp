@@ -8,7 +8,10 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 
+#include "memory_reader.hpp"
+
 using namespace cudnnctl;
+using namespace cudnnctl::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -17,9 +20,6 @@ std::string slurp(const std::string& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-ReadAt memory(const std::string& bytes) {
-  return [bytes](std::uint64_t off, std::size_t n) { return off >= bytes.size() ? std::string() : bytes.substr(off, n); };
 }
 bool has_ci(const std::vector<std::string>& v, const std::string& s) {
   return std::any_of(v.begin(), v.end(), [&](const std::string& x) { return iequals_ascii(x, s); });

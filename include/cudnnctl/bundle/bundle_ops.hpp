@@ -30,6 +30,9 @@ Result<std::optional<platform::FileLock>> hold_bundle_state(const BundleContext&
 /// backups are never removed. What it did, in words.
 Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx);
 
+/// A bundle command's refusal (exit 13, `bundle.refused`): nothing was changed.
+Unexpected<Error> bundle_refused(std::string message, std::string hint, std::string path = {});
+
 /// A folder as cudnnctl names it: absolute, normalised, no trailing separator.
 std::string bundle_normal_dir(const std::string& dir);
 /// cudnnctl's receipt for `dir` in its state folder `sd` (nullopt: none), refused when it is not a file or

@@ -9,12 +9,9 @@
 #include <thread>
 #include <vector>
 
-namespace {
-long env_or(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::strtol(v, nullptr, 10) : fallback;
-}
+#include "fake_env.hpp"
 
+namespace {
 int scripted_failure(const char* function) {
   const char* v = std::getenv("FAKE_CU_FAIL");
   if (!v) return 0;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "fake_env.hpp"
+
 namespace {
 std::string own_dir() {
   Dl_info info{};
@@ -20,10 +22,6 @@ void need_graph() {
     std::fprintf(stderr, "Invalid handle. Cannot load symbol cudnnGetVersion\n");
     std::abort();
   }
-}
-long env_or(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::strtol(v, nullptr, 10) : fallback;
 }
 int check(const char* lib) { return sub(lib) ? 0 : 3009; }
 } // namespace

@@ -25,12 +25,9 @@
 
 #include "cudnnctl/gpu/half.hpp"
 
-namespace {
+#include "fake_env.hpp"
 
-long env_or(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  return v ? std::strtol(v, nullptr, 10) : fallback;
-}
+namespace {
 
 void log_call(const std::string& line) {
   const char* path = std::getenv("FAKE_BACKEND_LOG");
