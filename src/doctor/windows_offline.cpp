@@ -14,6 +14,7 @@
 #include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/platform/windows_search_order.hpp"
 
 namespace cudnnctl {
 
@@ -69,12 +70,29 @@ private:
   std::vector<Dir> m_dirs;
 };
 
+// The folders the imports are looked up in: the Windows loader's standard order (platform/windows_search_order)
+// as a program sees it that loads the cuDNN DLL by its full path with LOAD_WITH_ALTERED_SEARCH_PATH (the cuDNN
+// folder first) and has added the toolkit's bin folders; then System32 and that machine's PATH. Nothing of the
+// application is known offline, so no application or current folder.
 DllSearch search_for(const OfflineWindows& in) {
+  platform::WindowsSearchPlaces places;
+  places.dll_folder = in.dll_dir;
+  places.added_folders = in.toolkit_bins;
+  if (in.system32) places.system32 = *in.system32;
+  std::map<std::string, std::string> as_written;  // a PATH entry's folder here -> as that machine's PATH writes it
+  for (const auto& p : in.path)
+    if (!p.local.empty() && p.local != "?") {
+      places.path_entries.push_back(p.local);
+      as_written.emplace(p.local, p.dir);
+    }
   DllSearch s(in.files);
-  s.add(in.dll_dir, "the cuDNN folder");
-  for (const auto& b : in.toolkit_bins) s.add(b, "the toolkit");
-  if (in.system32) s.add(*in.system32, "System32");
-  for (const auto& p : in.path) s.add(p.local, "PATH " + p.dir);
+  for (const auto& f : platform::windows_search_order(places)) {
+    using Step = platform::WindowsSearchStep;
+    s.add(f.folder, f.step == Step::dll_folder     ? std::string("the cuDNN folder")
+                    : f.step == Step::added_folder ? std::string("the toolkit")
+                    : f.step == Step::path         ? "PATH " + as_written[f.folder]
+                                                   : platform::step_name(f.step));
+  }
   return s;
 }
 

@@ -38,7 +38,9 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
                                   toolkit_command(toolkit.root, "install", "<archive>")));
   if (toolkit.os == Os::windows) {
     const auto app_dir = consumer.empty() ? std::string() : utf8_of(path_from_utf8(consumer).parent_path());
-    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir), LoaderFlavor::windows, major, installed_dir);
+    std::error_code ec;  // a program started from here searches this folder too (after the Windows folder)
+    const auto cwd = utf8_of(std::filesystem::current_path(ec));
+    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir, ec ? std::string() : cwd), LoaderFlavor::windows, major, installed_dir);
     return r;
   }
   OwnSearchPaths own;

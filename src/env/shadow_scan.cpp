@@ -13,6 +13,7 @@
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/platform/windows_search_order.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
@@ -44,20 +45,17 @@ std::vector<SearchDir> linux_search_order(const platform::Environment& env, cons
   return order;
 }
 
-std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir) {
-  std::vector<SearchDir> order;
-  if (!app_dir.empty()) order.push_back({app_dir, "the application's folder"});
-  const auto root = env.get("SystemRoot").value_or(env.get("windir").value_or("C:\\Windows"));
-  order.push_back({root + "\\System32", "System32"});
-  order.push_back({root, "the Windows folder"});
+std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir, const std::string& current_folder) {
+  platform::WindowsSearchPlaces places;
+  places.application_folder = app_dir;
+  places.windows_folder = env.get("SystemRoot").value_or(env.get("windir").value_or("C:\\Windows"));
+  places.current_folder = current_folder;
   const auto lookup = [&env](const std::string& n) { return env.get(n); };
   if (auto v = env.get("PATH"))
     for (const auto& d : split_path_list(*v, PathFlavor::windows))
-      if (!d.empty()) {
-        std::string plain = expand_windows_vars(d, lookup);
-        plain.erase(std::remove(plain.begin(), plain.end(), '"'), plain.end());
-        order.push_back({plain, "PATH"});
-      }
+      if (!d.empty()) places.path_entries.push_back(expand_windows_vars(d, lookup));
+  std::vector<SearchDir> order;
+  for (const auto& f : platform::windows_search_order(places)) order.push_back({f.folder, platform::step_name(f.step)});
   return order;
 }
 

@@ -250,12 +250,16 @@ TEST_CASE("offline Windows through the CLI: PATH from registry exports, JSON, HT
   CHECK(j["toolkit"]["os"] == "windows");
   REQUIRE(j["search_path"].is_object());
   CHECK_THAT(j["search_path"]["origin"].get<std::string>(), Catch::Contains("machine.reg + "));
-  // machine Path first (System32, then the toolkit through %CUDA_PATH%), then the user's
+  // System32, the System and the Windows folder, then the machine Path (System32, then the toolkit through
+  // %CUDA_PATH%), then the user's
   const auto& order = j["search_path"]["order"];
-  REQUIRE(order.size() >= 5);
-  CHECK(order[2]["dir"] == "C:\\Windows\\system32");
-  CHECK(order[3]["dir"] == "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin");
-  CHECK(order[4]["dir"] == "C:\\tools\\old-cudnn\\bin");
+  REQUIRE(order.size() >= 6);
+  CHECK(order[1]["via"] == "System folder");
+  CHECK(order[2]["via"] == "Windows folder");
+  CHECK(order[3]["dir"] == "C:\\Windows\\system32");
+  CHECK(order[3]["via"] == "PATH");
+  CHECK(order[4]["dir"] == "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin");
+  CHECK(order[5]["dir"] == "C:\\tools\\old-cudnn\\bin");
   bool toolkit_wins = false;
   for (const auto& c : j["search_path"]["copies"]) toolkit_wins = toolkit_wins || (c["wins"] == true && c["installed"] == true);
   CHECK(toolkit_wins);

@@ -56,10 +56,19 @@ TEST_CASE("Windows: System32 comes before PATH, a stale cudnn64_9.dll there wins
   put(tmp.path() / "CUDA/v12.4/include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
   platform::MapEnvironment env({{"SystemRoot", win.string()}, {"PATH", "%SystemRoot%\\System32;\"" + cuda.string() + "\""}});
   const auto order = windows_search_order(env, "");
-  REQUIRE(order.size() == 4);
+  REQUIRE(order.size() == 5);
   CHECK(order[0].via == "System32");
-  CHECK(order[2].dir == win.string() + "\\System32");  // %SystemRoot% expanded
-  CHECK(order[3].dir == cuda.string());                // quotes gone
+  CHECK(order[1].via == "System folder");
+  CHECK(order[2].via == "Windows folder");
+  CHECK(order[3].dir == win.string() + "\\System32");  // %SystemRoot% expanded
+  CHECK(order[3].via == "PATH");
+  CHECK(order[4].dir == cuda.string());                // quotes gone
+  // a program started from a folder searches it after the Windows folder, before PATH
+  const auto from_here = windows_search_order(env, "C:\\app", "D:\\work");
+  REQUIRE(from_here.size() == 7);
+  CHECK(from_here[0].via == "application folder");
+  CHECK(from_here[4].dir == "D:\\work");
+  CHECK(from_here[4].via == "current folder");
   // the test runs on Linux: use '/' folders for the listing, the order logic is the same
   const std::vector<SearchDir> real_dirs = {{(win / "System32").string(), "System32"}, {win.string(), "the Windows folder"}, {cuda.string(), "PATH"}};
   const auto r = scan_cudnn_copies(real_dirs, LoaderFlavor::windows, 9, cuda.string());

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cudnnctl/base/utf8_path.hpp"
-#include "cudnnctl/platform/dll_search_step.hpp"
+#include "cudnnctl/platform/windows_search_order.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
 #include "cudnnctl/platform/process.hpp"
 #include "cudnnctl/platform/windows_command_line.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Which cuDNN a program loads: the loader's search order (Linux: LD_LIBRARY_PATH, the loading library's
 // RUNPATH, the ld.so cache, the default folders; Windows: the application folder, System32, the Windows
-// folder, then PATH), every cuDNN copy along it with its version, the one that wins, and why each copy
+// folder, the current folder, then PATH), every cuDNN copy along it with its version, the one that wins, and why each copy
 // that comes before the installed one shadows it. The doctor reuses this.
 #include <functional>
 #include <optional>
@@ -48,7 +48,11 @@ std::vector<std::string> parse_ldconfig_cache(const std::string& text);
 /// `multiarch`: the Debian triplet of the default folders; empty: this host's.
 std::vector<SearchDir> linux_search_order(const platform::Environment& env, const OwnSearchPaths& own,
                                           const std::vector<std::string>& ld_cache_dirs, const std::string& multiarch = {});
-std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir);
+/// The folders of the Windows loader's standard order (platform/windows_search_order's model): the application's
+/// folder (empty: none), System32, System and the Windows folder of %SystemRoot%, the current folder (empty:
+/// unknown, left out), then PATH with %VARIABLES% expanded. Each folder's `via` is the model's step name.
+std::vector<SearchDir> windows_search_order(const platform::Environment& env, const std::string& app_dir,
+                                            const std::string& current_folder = {});
 
 /// The version of a copy: a DLL's version resource (9.1.0.70), the real file name (libcudnn.so.9.19.0), else
 /// ../include/cudnn_version.h.

@@ -5,7 +5,7 @@
 // event file, CUDNNCTL_TRACE_TOKEN = a random per-run value that starts every line the audit library writes;
 // children inherit them; only lines with the token are kept, without it). Windows: the command runs as a debuggee (DEBUG_PROCESS, so its children
 // too); each DLL mapped (LOAD_DLL_DEBUG_EVENT) becomes the same lines, its search step told from its folder
-// (dll_search_step.hpp), and an unmapped one a "U" line. The events are lines "KIND\tPID\tA\tB\tC" (see
+// (windows_search_order.hpp), and an unmapped one a "U" line. The events are lines "KIND\tPID\tA\tB\tC" (see
 // src/trace/audit): P (ppid, program), S (how, name or candidate path, requester), O (path), U (path, Windows).
 #include <string>
 #include <vector>

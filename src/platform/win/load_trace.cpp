@@ -4,7 +4,7 @@
 // The debug events name each image mapped (CREATE_PROCESS_DEBUG_EVENT: the .exe, LOAD_DLL_DEBUG_EVENT: each
 // DLL, with a handle to its file) and each DLL unmapped; they become the event lines of the Linux audit
 // library, so src/trace reports both alike. The loader does not say which search step found a DLL: it is
-// told from the DLL's folder (platform/dll_search_step.hpp). Nothing of the program changes but that
+// told from the DLL's folder along the loader's order (platform/windows_search_order.hpp). Nothing of the program changes but that
 // IsDebuggerPresent() is true and, as without a debugger, the normal (not the debug) heap is used.
 #include <windows.h>
 #include <tlhelp32.h>
@@ -19,7 +19,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 
-#include "cudnnctl/platform/dll_search_step.hpp"
+#include "cudnnctl/platform/windows_search_order.hpp"
 #include "cudnnctl/platform/windows_command_line.hpp"
 #include "wide.hpp"
 
@@ -133,27 +133,52 @@ std::vector<std::string> path_entries() {
   return out;
 }
 
-// The places every process of the run shares: System32, PATH, the toolkit's bin (CUDA_PATH).
-DllSearchPlaces common_places() {
-  DllSearchPlaces p;
-  wchar_t sys[MAX_PATH + 1];
-  const UINT n = GetSystemDirectoryW(sys, MAX_PATH + 1);
-  if (n > 0 && n <= MAX_PATH) p.system_folder = win::narrow(std::wstring(sys, n));
-  p.path_entries = path_entries();
+// The places every process of the run shares: System32, the Windows folder, the current folder (the command
+// starts in cudnnctl's), PATH; and the toolkit's bin (CUDA_PATH), which is on no search step unless a program adds it.
+struct CommonPlaces {
+  WindowsSearchPlaces search;
+  std::vector<std::string> toolkit_bins;
+};
+
+std::string system_folder(UINT (*get)(LPWSTR, UINT)) {
+  wchar_t buf[MAX_PATH + 1];
+  const UINT n = get(buf, MAX_PATH + 1);
+  return n > 0 && n <= MAX_PATH ? win::narrow(std::wstring(buf, n)) : std::string();
+}
+
+CommonPlaces common_places() {
+  CommonPlaces p;
+  p.search.system32 = system_folder(&GetSystemDirectoryW);
+  p.search.windows_folder = system_folder(&GetWindowsDirectoryW);
+  wchar_t cwd[MAX_PATH + 1];
+  if (const DWORD n = GetCurrentDirectoryW(MAX_PATH + 1, cwd); n > 0 && n <= MAX_PATH) p.search.current_folder = win::narrow(std::wstring(cwd, n));
+  p.search.path_entries = path_entries();
   if (const auto cuda = environment_variable(L"CUDA_PATH"); !cuda.empty()) p.toolkit_bins = {cuda + "\\bin", cuda + "\\bin\\x64"};
   return p;
 }
 
+// The step a DLL's folder stands for in a process whose .exe is in `app`: "application folder", "System32",
+// "PATH", ... (platform/windows_search_order), else "toolkit bin", else "unknown" (a full path given to
+// LoadLibrary, a folder added with AddDllDirectory).
+std::string step_of(const std::string& dll_path, const CommonPlaces& common, const std::string& app) {
+  auto places = common.search;
+  places.application_folder = app;
+  if (const auto step = windows_search_step_of(dll_path, windows_search_order(places))) return step_name(*step);
+  std::vector<WindowsSearchFolder> bins;
+  for (const auto& b : common.toolkit_bins) bins.push_back({b, WindowsSearchStep::added_folder});
+  return windows_search_step_of(dll_path, bins) ? "toolkit bin" : "unknown";
+}
+
 struct Debuggee {
   HANDLE process = nullptr;  // the event's handle: the system closes it when the exit event is continued
-  DllSearchPlaces places;
+  std::string application_folder;
   std::map<std::uintptr_t, std::string> traced;  // base address -> path, of the traced DLLs mapped now
   bool first_break_seen = false, first_wx86_break_seen = false;
 };
 
 class Tracer {
 public:
-  Tracer(DWORD root, DllSearchPlaces common) : m_root(root), m_common(std::move(common)) {}
+  Tracer(DWORD root, CommonPlaces common) : m_root(root), m_common(std::move(common)) {}
 
   /// Records one debug event and returns how to continue it.
   DWORD handle(const DEBUG_EVENT& ev) {
@@ -197,8 +222,7 @@ private:
     auto& d = m_live[pid];
     d = Debuggee{};
     d.process = info.hProcess;
-    d.places = m_common;
-    d.places.application_folder = folder_of(path);
+    d.application_folder = folder_of(path);
     emit('P', pid, std::to_string(pid == m_root ? GetCurrentProcessId() : parent_of(pid)), path);
     return DBG_CONTINUE;
   }
@@ -212,7 +236,7 @@ private:
     d.traced[reinterpret_cast<std::uintptr_t>(info.lpBaseOfDll)] = path;
     // the name the program asked for is not in the event: the request is unnamed, the step is the folder's
     emit('S', pid, "asked");
-    emit('S', pid, dll_search_step(path, d.places), path);
+    emit('S', pid, step_of(path, m_common, d.application_folder), path);
     emit('O', pid, path);
     return DBG_CONTINUE;
   }
@@ -228,7 +252,7 @@ private:
   }
 
   DWORD m_root;
-  DllSearchPlaces m_common;
+  CommonPlaces m_common;
   std::map<DWORD, Debuggee> m_live;
   std::string m_events;
   bool m_root_exited = false;
