@@ -2,6 +2,7 @@
 // Runs COMMAND with the load trace and reports what it loaded. COMMAND's standard input, output and error are
 // its own (untouched); the report goes to standard error after COMMAND ends, or to --output FILE; cudnnctl
 // exits with COMMAND's exit code.
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <ostream>
@@ -14,6 +15,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
 #include "cudnnctl/trace/library_facts.hpp"
@@ -56,7 +58,15 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
         if (auto ok = write_file(*p, ""); !ok) return Unexpected<Error>(ok.error());
     auto audit = platform::find_audit_library();
     if (!audit) return Unexpected<Error>(audit.error());
-    auto run = platform::run_with_load_trace(opts->command, *audit);
+    // the toolkit's DLL folders (%CUDA_PATH%\bin, bin\x64, bin\arm64): a Windows DLL from one is named "toolkit bin"
+    std::vector<std::string> toolkit_dll_dirs;
+    platform::ProcessEnvironment process_env;
+    if (const auto cuda = process_env.get("CUDA_PATH"); cuda && !cuda->empty())
+      for (auto d : windows_dll_dirs()) {
+        std::replace(d.begin(), d.end(), '/', '\\');
+        toolkit_dll_dirs.push_back(*cuda + "\\" + d);
+      }
+    auto run = platform::run_with_load_trace(opts->command, *audit, toolkit_dll_dirs);
     if (!run) return Unexpected<Error>(run.error());
     if (!opts->events.empty()) (void)write_file(opts->events, run->events);
 

@@ -1,6 +1,10 @@
 #include "cudnnctl/contract/layout.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "cudnnctl/base/strings.hpp"
 
 namespace cudnnctl {
 
@@ -13,6 +17,35 @@ std::vector<std::string> sub_library_names(unsigned major) {
             "cudnn_ops_train"};
   return {"cudnn"};
 }
+
+const std::vector<WindowsMachine>& windows_machines() {
+  static const std::vector<WindowsMachine> rows{{Arch::x86_64, "x64", 0x8664}, {Arch::arm64, "arm64", 0xAA64}};
+  return rows;
+}
+
+const WindowsMachine& windows_machine(Arch arch) {
+  for (const auto& m : windows_machines())
+    if (m.arch == arch) return m;
+  return windows_machines().front();
+}
+
+std::vector<std::string> windows_dll_dirs() {
+  std::vector<std::string> dirs;
+  for (const auto& m : windows_machines()) dirs.push_back(fmt::format("bin/{}", m.folder));
+  dirs.push_back("bin");
+  return dirs;
+}
+
+const WindowsMachine& windows_machine_of_dll_dir(std::string_view dll_dir) {
+  auto d = to_lower_ascii(dll_dir);
+  std::replace(d.begin(), d.end(), '\\', '/');
+  while (!d.empty() && d.back() == '/') d.pop_back();
+  for (const auto& m : windows_machines())
+    if (d.ends_with("/" + std::string(m.folder)) || d == m.folder) return m;
+  return windows_machines().front();
+}
+
+std::string windows_lib_dir(const WindowsMachine& machine) { return fmt::format("lib/{}", machine.folder); }
 
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major) {
   if (os == Os::windows) return fmt::format("{}64_{}.dll", sub_library, major);
@@ -44,12 +77,17 @@ ExpectedLayout expected_layout(const ArchiveName& name) {
     l.include_dir = root + "include";
     l.license_file = root + "LICENSE";
     if (windows) {
-      const bool bin_x64 = major > 9 || (major == 9 && v.minor() >= 18);
-      l.library_dir = root + (bin_x64 ? "bin/x64" : "bin");
-      const bool lib_x64 = major > 8 || (major == 8 && v.minor() >= 8);
-      l.import_library_dir = root + (lib_x64 ? "lib/x64" : "lib");
-      if (bin_x64) l.notes.push_back("from cuDNN 9.18 the Windows zips keep their DLLs in bin\\x64\\, not bin\\");
-      if (!lib_x64) l.notes.push_back("cuDNN 8.3-8.7 Windows zips keep import libraries in lib\\ (lib\\x64\\ from 8.8)");
+      const auto& machine = windows_machine(name.arch);
+      const bool arm64 = machine.arch == Arch::arm64;
+      const bool bin_machine = arm64 || major > 9 || (major == 9 && v.minor() >= 18);
+      l.library_dir = root + (bin_machine ? fmt::format("bin/{}", machine.folder) : "bin");
+      const bool lib_machine = major > 8 || (major == 8 && v.minor() >= 8);
+      l.import_library_dir = root + (lib_machine ? windows_lib_dir(machine) : "lib");
+      if (arm64)
+        l.notes.push_back("the windows-arm64 zips (cuDNN 9.27 on, CUDA 13) keep their DLLs in bin\\arm64\\; lib\\arm64\\ "
+                          "for the import libraries is assumed from the x64 zips' lib\\x64\\ (the archive's listing decides)");
+      else if (bin_machine) l.notes.push_back("from cuDNN 9.18 the Windows zips keep their DLLs in bin\\x64\\, not bin\\");
+      if (!lib_machine) l.notes.push_back("cuDNN 8.3-8.7 Windows zips keep import libraries in lib\\ (lib\\x64\\ from 8.8)");
       if (major == 8) l.notes.push_back("cuDNN 8.x on Windows needs zlibwapi.dll (x64), which the archive does not ship");
     } else {
       l.library_dir = root + "lib";

@@ -123,9 +123,8 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
   auto present = [&](const std::string& name) {
     return std::any_of(f.lib_names.begin(), f.lib_names.end(), [&](const std::string& d) { return iequals_ascii(d, name); });
   };
-  // the toolkit's machine: an ARM64 toolkit keeps its DLLs in bin\arm64, an x64 one in bin or bin\x64
-  const bool arm64_toolkit = to_lower_ascii(t->dll_dir).ends_with("arm64");
-  const std::uint16_t want = arm64_toolkit ? 0xAA64 : 0x8664;
+  // the toolkit's machine (contract/layout): an ARM64 toolkit keeps its DLLs in bin\arm64, an x64 one in bin or bin\x64
+  const std::uint16_t want = windows_machine_of_dll_dir(t->dll_dir).pe_machine;
   std::vector<std::string> problems;
   for (const auto& [d, pe] : f.dlls) {
     if (!pe) {

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/layout.hpp"
 
 namespace cudnnctl {
 
@@ -95,8 +96,12 @@ StackFinding check_cudnn_path(const std::optional<std::string>& cudnn_path, cons
   if (!cudnn_path || cudnn_path->empty()) return {StackVerdict::pass, "", "CUDNN_PATH is not set"};
   if (loader_dir.empty())
     return {StackVerdict::warn, "files.cudnn-path", fmt::format("CUDNN_PATH={}, but the loader finds no cuDNN: builds and programs disagree", *cudnn_path)};
-  for (const char* sub : {"lib", "lib64", "bin", "bin/x64", "bin/arm64", "lib/x64", ""}) {
-    const std::string dir = std::string(*sub ? *cudnn_path + "/" + sub : *cudnn_path);
+  // CUDNN_PATH names a cuDNN root: its library folder is lib or lib64 (Linux), a Windows DLL folder, or the root itself
+  auto subs = windows_dll_dirs();
+  subs.insert(subs.begin(), {"lib", "lib64"});
+  subs.push_back("");
+  for (const auto& sub : subs) {
+    const std::string dir = sub.empty() ? *cudnn_path : *cudnn_path + "/" + sub;
     if (same_dir(dir, loader_dir)) return {StackVerdict::pass, "", fmt::format("CUDNN_PATH={} names the cuDNN the loader takes ({})", *cudnn_path, loader_dir)};
   }
   return {StackVerdict::warn, "files.cudnn-path",

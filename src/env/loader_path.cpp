@@ -134,7 +134,7 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
     // as this machine's user can use it: backslashes on Windows, C:\... from a WSL mount, else as given
-    p.folder = windows_toolkit_path_here(t.root + "/" + (t.dll_dir == "bin/x64" ? "bin/x64" : "bin"));
+    p.folder = windows_toolkit_path_here(t.root + "/" + (t.dll_dir.empty() ? std::string("bin") : t.dll_dir));
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};

@@ -18,6 +18,7 @@
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/contract/layout.hpp"
 
 namespace cudnnctl {
 
@@ -84,7 +85,7 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
 std::string host_library_machine(LoaderFlavor flavor) {
   const auto arch = platform::detect_host().arch;
   const bool arm = arch == Arch::arm64 || arch == Arch::aarch64 || arch == Arch::sbsa;
-  if (flavor == LoaderFlavor::windows) return arm ? "arm64" : "x64";
+  if (flavor == LoaderFlavor::windows) return pe_machine_name(windows_machine(arm ? Arch::arm64 : Arch::x86_64).pe_machine);
   return arm ? "aarch64" : arch == Arch::ppc64le ? "ppc64le" : "x86_64";
 }
 

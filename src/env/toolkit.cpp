@@ -14,6 +14,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/contract/layout.hpp"
 
 namespace cudnnctl {
 
@@ -105,12 +106,16 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
                 fmt::format("'{}' ({}) is not a CUDA toolkit: it has no version.json, version.txt or include/cuda.h", root, found_by),
                 "give the CUDA toolkit's root folder, the one that holds bin/ and include/", root);
 
-  const bool windows = fs::exists(r / "bin" / "nvcc.exe", ec) || has_dll(r / "bin") || has_dll(r / "bin" / "x64") ||
-                       fs::is_directory(r / "lib" / "x64", ec);
+  // the first of bin/x64, bin/arm64, bin that holds a DLL (contract/layout's Windows machines)
+  std::string dll_dir;
+  for (const auto& d : windows_dll_dirs())
+    if (dll_dir.empty() && has_dll(r / path_from_utf8(d))) dll_dir = d;
+  bool windows = fs::exists(r / "bin" / "nvcc.exe", ec) || !dll_dir.empty();
+  for (const auto& m : windows_machines()) windows = windows || fs::is_directory(r / path_from_utf8(windows_lib_dir(m)), ec);
   if (windows) {
     t.os = Os::windows;
-    t.dll_dir = has_dll(r / "bin" / "x64") ? "bin/x64" : "bin";
-    t.lib_dir = "lib/x64";
+    t.dll_dir = dll_dir.empty() ? "bin" : dll_dir;
+    t.lib_dir = windows_lib_dir(windows_machine_of_dll_dir(t.dll_dir));
   } else {
     t.os = Os::linux_os;
     if (fs::exists(r / "lib64", ec)) t.lib_dir = "lib64";

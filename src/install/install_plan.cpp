@@ -40,8 +40,9 @@ std::string destination_folder(const PlanInputs& in, const std::string& rel, con
   const auto ext = to_lower_ascii(file.substr(file.rfind('.') == std::string::npos ? file.size() : file.rfind('.')));
   if (lower.starts_with("include/")) return t.include_dir;
   if (in.name.os == Os::windows) {
-    if ((lower.starts_with("bin/x64/") || lower.starts_with("bin/")) && ext == ".dll") return t.dll_dir;
-    if ((lower.starts_with("lib/x64/") || lower.starts_with("lib/")) && ext == ".lib") return t.lib_dir;
+    // DLLs from bin\ and its machine folders (bin\x64, bin\arm64), import libraries from lib\ and lib\<machine>
+    if (lower.starts_with("bin/") && ext == ".dll") return t.dll_dir;
+    if (lower.starts_with("lib/") && ext == ".lib") return t.lib_dir;
     return {};
   }
   if (lower.starts_with("lib/") || lower.starts_with("lib64/")) return t.lib_dir;

@@ -55,6 +55,15 @@ TEST_CASE("toolkit trees: version, platform and folders from the layout", "[tool
   const auto b = read_toolkit(w130.string(), "test");
   REQUIRE(b);
   CHECK(b->dll_dir == "bin/x64");  // CUDA 13 keeps its DLLs in bin\x64
+  // Windows on Arm (CUDA 13.4): DLLs in bin\arm64, import libraries in lib\arm64; only the arm64 folders exist
+  touch(tmp.path() / "woa/version.json", R"({"cuda": {"name": "CUDA SDK", "version": "13.4.0"}})");
+  touch(tmp.path() / "woa/include/cuda.h");
+  touch(tmp.path() / "woa/bin/arm64/cudart64_13.dll");
+  const auto woa = read_toolkit((tmp.path() / "woa").string(), "test");
+  REQUIRE(woa);
+  CHECK(woa->os == Os::windows);
+  CHECK(woa->dll_dir == "bin/arm64");
+  CHECK(woa->lib_dir == "lib/arm64");
   const auto c = read_toolkit((tmp.path() / "v10.2").string(), "test");
   REQUIRE(c);
   CHECK(c->version == "10.2");

@@ -26,6 +26,9 @@ Result<std::string> find_audit_library();
 
 /// Runs argv (looked up on PATH) with the load trace. An error only when the trace cannot be set up; a
 /// command that cannot start exits 127 (not found) or 126 (not executable), as a shell's would.
-Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library);
+/// `toolkit_dll_dirs` (Windows): the CUDA toolkit's DLL folders, on no step of the search order unless a program
+/// adds them; a DLL from one is named "toolkit bin" rather than "unknown". Linux ignores it.
+Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library,
+                                      const std::vector<std::string>& toolkit_dll_dirs = {});
 
 } // namespace cudnnctl::platform

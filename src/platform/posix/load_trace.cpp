@@ -81,7 +81,8 @@ std::string authenticated_lines(const std::string& raw, const std::string& token
 
 } // namespace
 
-Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library) {
+Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string& audit_library,
+                                      const std::vector<std::string>&) {
   if (argv.empty()) return fail(ErrorCode::usage, "no command to trace", "cudnnctl trace -- COMMAND [ARGS...]");
   const char* tmpdir = std::getenv("TMPDIR");
   std::string path = fmt::format("{}/cudnnctl-trace-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");

@@ -134,7 +134,7 @@ std::vector<std::string> path_entries() {
 }
 
 // The places every process of the run shares: System32, the Windows folder, the current folder (the command
-// starts in cudnnctl's), PATH; and the toolkit's bin (CUDA_PATH), which is on no search step unless a program adds it.
+// starts in cudnnctl's), PATH; and the toolkit's DLL folders, which are on no search step unless a program adds them.
 struct CommonPlaces {
   WindowsSearchPlaces search;
   std::vector<std::string> toolkit_bins;
@@ -146,14 +146,14 @@ std::string system_folder(UINT (*get)(LPWSTR, UINT)) {
   return n > 0 && n <= MAX_PATH ? win::narrow(std::wstring(buf, n)) : std::string();
 }
 
-CommonPlaces common_places() {
+CommonPlaces common_places(const std::vector<std::string>& toolkit_dll_dirs) {
   CommonPlaces p;
   p.search.system32 = system_folder(&GetSystemDirectoryW);
   p.search.windows_folder = system_folder(&GetWindowsDirectoryW);
   wchar_t cwd[MAX_PATH + 1];
   if (const DWORD n = GetCurrentDirectoryW(MAX_PATH + 1, cwd); n > 0 && n <= MAX_PATH) p.search.current_folder = win::narrow(std::wstring(cwd, n));
   p.search.path_entries = path_entries();
-  if (const auto cuda = environment_variable(L"CUDA_PATH"); !cuda.empty()) p.toolkit_bins = {cuda + "\\bin", cuda + "\\bin\\x64"};
+  p.toolkit_bins = toolkit_dll_dirs;
   return p;
 }
 
@@ -295,7 +295,8 @@ void say(const std::string& text) {
 // Windows needs no library in the command: the trace is cudnnctl's own debugger loop.
 Result<std::string> find_audit_library() { return std::string(); }
 
-Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string&) {
+Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, const std::string&,
+                                      const std::vector<std::string>& toolkit_dll_dirs) {
   if (argv.empty()) return fail(ErrorCode::usage, "no command to trace", "cudnnctl trace -- COMMAND [ARGS...]");
   std::wstring cmd = win::widen(windows_command_line(argv));
   STARTUPINFOW si{};
@@ -325,7 +326,7 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
   }
   CloseHandle(pi.hThread);
   DebugSetProcessKillOnExit(FALSE);  // should cudnnctl end first, the programs go on
-  Tracer tracer(pi.dwProcessId, common_places());
+  Tracer tracer(pi.dwProcessId, common_places(toolkit_dll_dirs));
   DEBUG_EVENT ev{};
   std::string loop_error;
   while (!tracer.root_exited()) {
