@@ -26,15 +26,6 @@ std::string cudnn_text(const Bundle& b) {
   return b.cudnn_major ? fmt::format("cuDNN {}", b.cudnn_major) : std::string("cuDNN of unknown version");
 }
 
-// A folder quoted for the shell the fix runs in, always: '...' (a ' written as '\'') for POSIX, "..." for a
-// Windows folder (a folder name cannot hold ").
-std::string quoted(const std::string& dir, Os os) {
-  if (os == Os::windows) return "\"" + dir + "\"";
-  std::string q = "'";
-  for (const char c : dir) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 unsigned toolkit_cuda_major(const Toolkit& t) { return static_cast<unsigned>(std::strtoul(t.major().c_str(), nullptr, 10)); }
 
 std::string toolkit_cudnn_text(const DoctorFacts& f) {
@@ -99,14 +90,14 @@ void check_bundles_shadow(const DoctorFacts& f, Checks& out) {
                                     owner_text(b), cudnn_text(b), who, toolkit_cudnn_text(f), f.lib_dir));
     c.cause = "a framework finds the cuDNN it ships by its own library's RPATH or beside it, before LD_LIBRARY_PATH, PATH and the toolkit, "
               "so installing or upgrading the toolkit's cuDNN does not change what the framework runs";
-    const auto dir = quoted(b.dir, b.os);
+    const auto dir = command_word(b.dir);
     const auto swap = fmt::format("`cudnnctl bundle swap {} ARCHIVE` puts a newer cuDNN {} archive's libraries in its place (originals kept)", dir,
                                   b.cudnn_major);
     // unbundle is refused unless the framework's CUDA major is known and the toolkit's (bundle_ops)
     const auto tk_cuda = toolkit_cuda_major(*t);
     if (b.cuda_major != 0 && b.cuda_major == tk_cuda)
       c.fix = fmt::format("`cudnnctl bundle unbundle {} --cuda-path {}` sets the copy aside so the toolkit's loads, or {}", dir,
-                          quoted(t->root, t->os), swap);
+                          command_word(t->root), swap);
     else if (b.cuda_major != 0)
       c.fix = fmt::format("{}; `cudnnctl bundle unbundle` is refused here: the framework is built for CUDA {} and the toolkit is CUDA {}", swap,
                           b.cuda_major, tk_cuda);
@@ -121,7 +112,7 @@ void check_bundles_shadow(const DoctorFacts& f, Checks& out) {
 void check_bundles_state(const DoctorFacts& f, Checks& out) {
   if (!f.tk() || !f.bundles.gathered) return;
   for (const auto& b : f.bundles.bundles) {
-    const auto dir = quoted(b.dir, b.os);
+    const auto dir = command_word(b.dir);
     const auto note = b.state_note.empty() ? std::string() : " (" + b.state_note + ")";
     switch (b.state) {
       case BundleState::modified: {

@@ -62,14 +62,16 @@ std::string cmd_word(const std::string& word) {
 }
 } // namespace
 
+std::string command_word(const std::string& word) { return windows_folder(word) ? cmd_word(word) : shell_word(word); }
+
 std::string toolkit_command(const std::string& toolkit_root, const std::string& command, const std::string& tail) {
-  const auto root = windows_folder(toolkit_root) ? cmd_word(toolkit_root) : shell_word(toolkit_root);
+  const auto root = command_word(toolkit_root);
   return fmt::format("cudnnctl {} --cuda-path {}{}{}", command, root, tail.empty() ? "" : " ", tail);
 }
 
 std::string with_toolkit_named(std::string_view text, const std::string& toolkit_root) {
   if (toolkit_root.empty()) return std::string(text);
-  const auto root = windows_folder(toolkit_root) ? cmd_word(toolkit_root) : shell_word(toolkit_root);
+  const auto root = command_word(toolkit_root);
   static const std::string_view verbs[] = {"path", "doctor", "install", "uninstall", "bench"};
   std::string out;
   std::size_t at = 0;

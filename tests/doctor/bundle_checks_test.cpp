@@ -15,6 +15,7 @@
 #include "cudnnctl/bundle/record.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/gather.hpp"
+#include "cudnnctl/env/loader_path.hpp"
 #include "fake_system.hpp"
 
 using namespace cudnnctl;
@@ -102,7 +103,7 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
   CHECK(out[0].status == CheckStatus::warn);
   CHECK_THAT(out[0].finding, Catch::Contains("torch's programs load it first") && Catch::Contains("cuDNN 9.1.0 in /opt/cuda/lib64 is never used"));
   CHECK_THAT(out[0].cause, Catch::Contains("before LD_LIBRARY_PATH"));
-  CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle unbundle '/venv/it'\\''s here/torch/lib' --cuda-path '/opt/cuda'`") &&
+  CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle unbundle '/venv/it'\\''s here/torch/lib' --cuda-path /opt/cuda`") &&
                              Catch::Contains("`cudnnctl bundle swap '/venv/it'\\''s here/torch/lib' ARCHIVE`"));
 
   // another CUDA major: unbundle would be refused, so only swap is offered
@@ -110,7 +111,7 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
   out = run_check(f, &check_bundles_shadow);
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("bundle swap") && Catch::Contains("unbundle` is refused here: the framework is built for CUDA 11"));
-  CHECK_THAT(out[0].fix, !Catch::Contains("bundle unbundle '"));
+  CHECK_THAT(out[0].fix, !Catch::Contains("bundle unbundle '/venv"));
   f.bundles.bundles[0].cuda_major = 0;  // unknown: unbundle is refused too
   out = run_check(f, &check_bundles_shadow);
   REQUIRE(out.size() == 1);
@@ -123,12 +124,17 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
   eight.cudnn_major = 8;
   f.bundles.bundles = {aside, eight};
   CHECK(run_check(f, &check_bundles_shadow).empty());
-  auto win = torch_bundle("C:/py/Lib/site-packages/torch/lib");
+  // a Windows folder is quoted for cmd and PowerShell ("..."), and only when it needs it
+  auto win = torch_bundle("C:/Program Files/Python312/Lib/site-packages/torch/lib");
   win.os = Os::windows;
   f.bundles.bundles = {win};
   out = run_check(f, &check_bundles_shadow);
   REQUIRE(out.size() == 1);
-  CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap \"C:/py/Lib/site-packages/torch/lib\" ARCHIVE`"));
+  CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap \"C:/Program Files/Python312/Lib/site-packages/torch/lib\" ARCHIVE`"));
+  f.bundles.bundles[0].dir = "C:/py/Lib/site-packages/torch/lib";
+  out = run_check(f, &check_bundles_shadow);
+  REQUIRE(out.size() == 1);
+  CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap C:/py/Lib/site-packages/torch/lib ARCHIVE`"));
 }
 
 TEST_CASE("bundles.state: modified and reverted warn with the way back, the others pass or skip", "[doctor][bundles]") {
@@ -164,11 +170,11 @@ TEST_CASE("bundles.state: modified and reverted warn with the way back, the othe
   CHECK_THAT(out[0].fix, !Catch::Contains("bundle restore"));
 
   CHECK(out[1].status == CheckStatus::warn);
-  CHECK_THAT(out[1].fix, Catch::Contains("pip install --force-reinstall") && Catch::Contains("`cudnnctl bundle restore '/b/torch/lib'`"));
+  CHECK_THAT(out[1].fix, Catch::Contains("pip install --force-reinstall") && Catch::Contains("`cudnnctl bundle restore /b/torch/lib`"));
 
   CHECK(out[2].status == CheckStatus::warn);
   CHECK_THAT(out[2].finding, Catch::Contains("is reverted") && Catch::Contains("stale"));
-  CHECK_THAT(out[2].fix, Catch::Contains("`cudnnctl bundle restore '/c/torch/lib'` forgets the change"));
+  CHECK_THAT(out[2].fix, Catch::Contains("`cudnnctl bundle restore /c/torch/lib` forgets the change"));
 
   CHECK_THAT(out[3].fix, Catch::Contains("`conda install --force-reinstall cudnn`"));
   CHECK(out[4].status == CheckStatus::pass);
@@ -311,7 +317,7 @@ TEST_CASE("cudnnctl doctor --site: a torch bundle shadowing the toolkit, then ha
   const auto* shadow = row_of(doc, "bundles.shadow");
   REQUIRE(shadow);
   CHECK(shadow->at("status") == "warn");
-  CHECK_THAT(shadow->at("fix").get<std::string>(), Catch::Contains("`cudnnctl bundle unbundle '" + bundle.string() + "' --cuda-path '" + root.string() + "'`"));
+  CHECK_THAT(shadow->at("fix").get<std::string>(), Catch::Contains("`cudnnctl bundle unbundle " + shell_word(bundle.string()) + " --cuda-path " + shell_word(root.string()) + "`"));
   const auto* st = row_of(doc, "bundles.state");
   REQUIRE(st);
   CHECK(st->at("status") == "pass");

@@ -49,6 +49,11 @@ std::string with_toolkit_named(std::string_view text, const std::string& toolkit
 /// Quotes a word for a POSIX shell when it needs it ('...' with ' written as '\'').
 std::string shell_word(const std::string& word);
 
+/// A word (a folder) of a fix line as typed into the shell it runs in, quoted only when it needs it: "..." for
+/// a Windows folder (C:\..., \\server\...: cmd and PowerShell), else shell_word's '...'. Every cudnnctl command
+/// a fix line names quotes its folders with this.
+std::string command_word(const std::string& word);
+
 /// The entries of an LD_LIBRARY_PATH value that the loader reads in a way people do not expect: empty
 /// entries (":: ", a leading or trailing ':') mean the current folder, relative ones start from it.
 std::vector<std::string> loader_path_warnings(const std::string& value);
