@@ -15,6 +15,7 @@
 #include "cudnnctl/bundle/bundle_probe.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -148,13 +149,9 @@ namespace {
 // file; with the lock held none belongs to a live run. Backups hold originals and stay.
 std::vector<std::string> drop_unjournaled(InstallFs& fs, const std::string& sd) {
   std::vector<std::string> dropped;
-  std::error_code ec;
   if (fs.entry(progress_path(sd)) == FsEntry::file && fs.remove_file(progress_path(sd))) dropped.push_back(progress_path(sd));
-  for (const auto& e : fsys::directory_iterator(path_from_utf8(sd), ec)) {
-    const auto name = utf8_of(e.path().filename());
-    if (e.is_symlink(ec) || !e.is_directory(ec) || !(name.starts_with("staging-") || name.starts_with("trash-"))) continue;
-    if (fs.remove_tree(utf8_of(e.path()))) dropped.push_back(utf8_of(e.path()));
-  }
+  for (const auto& left : leftover_folders(sd, {"staging-", "trash-"}))
+    if (fs.remove_tree(left.path)) dropped.push_back(left.path);
   return dropped;
 }
 } // namespace

@@ -94,7 +94,7 @@ Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
   // with the lock held and any interrupted transaction settled, a staging folder belongs to a dead run
   std::size_t count = 0;
   std::uint64_t bytes = 0;
-  for (const auto& s : leftover_staging(t.root))
+  for (const auto& s : leftover_folders(state, {"staging-"}))
     if (fs.remove_tree(s.path)) {
       ++count;
       bytes += s.bytes;

@@ -169,16 +169,19 @@ Result<void> check_journal_resolves(const Journal& j, const std::vector<std::str
   return {};
 }
 
-std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root) {
-  std::vector<LeftoverStaging> out;
+std::vector<LeftoverFolder> leftover_folders(const std::string& state_dir, const std::vector<std::string>& prefixes) {
+  std::vector<LeftoverFolder> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(path_from_utf8(toolkit_root) / ".cudnnctl", ec)) {
-    if (!utf8_of(e.path().filename()).starts_with("staging-") || e.is_symlink(ec) || !e.is_directory(ec)) continue;
-    LeftoverStaging s{utf8_of(e.path()), 0};
+  for (const auto& e : fs::directory_iterator(path_from_utf8(state_dir), ec)) {
+    const auto name = utf8_of(e.path().filename());
+    const bool ours = std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return name.starts_with(p); });
+    if (!ours || e.is_symlink(ec) || !e.is_directory(ec)) continue;
+    LeftoverFolder s{utf8_of(e.path()), 0};
     for (auto it = fs::recursive_directory_iterator(e.path(), ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       if (it->is_regular_file(ec) && !it->is_symlink(ec)) s.bytes += it->file_size(ec);
     out.push_back(std::move(s));
   }
+  std::sort(out.begin(), out.end(), [](const LeftoverFolder& a, const LeftoverFolder& b) { return a.path < b.path; });
   return out;
 }
 

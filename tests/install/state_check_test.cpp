@@ -88,15 +88,22 @@ TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[stat
   CHECK_FALSE(check_journal_paths(bad, "/t", "/t/.cudnnctl"));
 }
 
-TEST_CASE("leftover staging folders are listed with their size", "[state_check]") {
+TEST_CASE("leftover folders are listed with their size, by prefix, never a backup or a link", "[state_check]") {
   TempDir tmp;
-  CHECK(leftover_staging(tmp.str()).empty());
+  const auto state = (tmp.path() / ".cudnnctl").string();
+  CHECK(leftover_folders(state, {"staging-"}).empty());
   put(tmp.path() / ".cudnnctl/staging-dead/cudnn/lib/libcudnn.so.9", std::string(1000, 'x'));
+  put(tmp.path() / ".cudnnctl/trash-dead/libcudnn_ops.so.9", std::string(10, 'x'));
   put(tmp.path() / ".cudnnctl/backup-1/x", "kept");
-  const auto left = leftover_staging(tmp.str());
+  std::filesystem::create_directory_symlink(tmp.path() / ".cudnnctl/backup-1", tmp.path() / ".cudnnctl/staging-link");
+  const auto left = leftover_folders(state, {"staging-"});
   REQUIRE(left.size() == 1);
   CHECK(left[0].path == (tmp.path() / ".cudnnctl/staging-dead").string());
   CHECK(left[0].bytes == 1000);
+  const auto both = leftover_folders(state, {"staging-", "trash-"});
+  REQUIRE(both.size() == 2);
+  CHECK(both[1].path == (tmp.path() / ".cudnnctl/trash-dead").string());
+  CHECK(both[1].bytes == 10);
 }
 
 TEST_CASE("paths must resolve inside the toolkit: a link that leads out is refused, one that stays in is fine", "[state_check][links]") {

@@ -259,7 +259,7 @@ TEST_CASE("install state under a non-ASCII toolkit path: write_atomic and the le
   INFO((written ? std::string() : written.error().message));
   CHECK(written);
   CHECK(fs::exists(state / "receipt.json"));
-  const auto left = leftover_staging(utf8(state.parent_path()));
+  const auto left = leftover_folders(utf8(state), {"staging-"});
   REQUIRE(left.size() == 1);
   CHECK(left[0].path == utf8(state / "staging-1"));
 }

@@ -45,15 +45,16 @@ Result<void> check_journal_resolves(const Journal& j, const std::string& root);
 /// The same with several roots (a bundle's folder and its state folder): each path inside one of them.
 Result<void> check_journal_resolves(const Journal& j, const std::vector<std::string>& roots);
 
-/// A staging folder (`<state>/staging-<id>`) that an interrupted run left behind.
-struct LeftoverStaging {
+/// A folder (`<state>/staging-<id>`, `<state>/trash-<id>`) that an interrupted run left behind.
+struct LeftoverFolder {
   std::string path;
   std::uint64_t bytes = 0;
 };
 
-/// The staging folders in `<root>/.cudnnctl`. Read-only: doctor can call it to mention them. While no
-/// cudnnctl run holds the toolkit's lock they belong to dead runs; the next install or uninstall (which
-/// takes the lock first) removes them.
-std::vector<LeftoverStaging> leftover_staging(const std::string& toolkit_root);
+/// The folders in the state folder `state_dir` whose names start with one of `prefixes` (an install's
+/// "staging-"; a bundle's "staging-" and "trash-"), never a link, with their sizes. Read-only. While no cudnnctl
+/// run holds that state's lock and no journal is pending they belong to dead runs: the next install, uninstall
+/// or bundle command (which takes the lock first, then settles the journal) removes them.
+std::vector<LeftoverFolder> leftover_folders(const std::string& state_dir, const std::vector<std::string>& prefixes);
 
 } // namespace cudnnctl
