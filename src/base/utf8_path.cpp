@@ -7,6 +7,8 @@ std::filesystem::path path_from_utf8(std::string_view utf8) {
   return std::filesystem::path(std::u8string_view(reinterpret_cast<const char8_t*>(utf8.data()), utf8.size()));
 }
 
+std::string parent_of(const std::string& path) { return utf8_of(path_from_utf8(path).parent_path()); }
+
 std::string utf8_of(const std::filesystem::path& p) {
   const std::u8string u = p.u8string();
   return {reinterpret_cast<const char*>(u.data()), u.size()};

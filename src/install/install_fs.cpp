@@ -31,8 +31,6 @@ Unexpected<Error> fs_error(const std::string& what, const std::string& path, con
   return fail(ErrorCode::io, fmt::format("cannot {} '{}': {}", what, path, ec.message()), hint, path);
 }
 
-std::string parent_of(const std::string& p) { return utf8_of(path_from_utf8(p).parent_path()); }
-
 // Test seam: CUDNNCTL_FAULT_KILL_IN_COPY=N kills the process (SIGKILL) in the N-th move across file
 // systems, after its copy is in place and before its source is removed.
 void copy_crash_point() {

@@ -18,8 +18,6 @@ namespace cudnnctl {
 
 namespace {
 
-std::string parent_of(const std::string& p) { return utf8_of(path_from_utf8(p).parent_path()); }
-
 // The folders a transaction's moves may touch: the toolkit (the state folder's parent) for an install, a
 // framework bundle's folder and cudnnctl's own state folder for it for a bundle swap.
 using Roots = std::vector<std::string>;

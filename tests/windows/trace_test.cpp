@@ -21,21 +21,16 @@
 #include "cudnnctl/platform/process.hpp"
 #include "cudnnctl/platform/windows_command_line.hpp"
 #include "cudnnctl/trace/trace.hpp"
+#include "win_test_paths.hpp"
 
 using namespace cudnnctl;
 namespace fs = std::filesystem;
 
+using namespace cudnnctl::wintest;
+
 namespace {
-// the project's UTF-8 <-> path helpers (base/utf8_path), under short names
-std::string utf8(const fs::path& p) { return utf8_of(p); }
 std::wstring wide(const std::string& s) { return path_from_utf8(s).wstring(); }
 std::string narrow(const std::wstring& w) { return utf8(fs::path(w)); }
-
-fs::path scratch(const char* name) {
-  const auto p = fs::temp_directory_path() / ("cudnnctl-wintrace-" + platform::unique_id()) / name;
-  fs::create_directories(p);
-  return p;
-}
 
 // The same path? Windows paths compare without case; the tracer reports the file's final path.
 bool same_path(const std::string& a, const fs::path& b) {

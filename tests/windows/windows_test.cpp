@@ -19,20 +19,14 @@
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/persistent_env.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "win_test_paths.hpp"
 
 using namespace cudnnctl;
 namespace fs = std::filesystem;
 
+using namespace cudnnctl::wintest;
+
 namespace {
-// the project's UTF-8 <-> path helpers (base/utf8_path), under short names
-std::string utf8(const fs::path& p) { return utf8_of(p); }
-fs::path from_utf8(const std::string& s) { return path_from_utf8(s); }
-// A fresh folder for one test (ids are unique per run: wine reuses process ids).
-fs::path scratch(const char* name) {
-  const auto p = fs::temp_directory_path() / ("cudnnctl-wintest-" + platform::unique_id()) / name;
-  fs::create_directories(p);
-  return p;
-}
 void write(const std::string& path, const std::string& text) {
   auto f = platform::NewFile::create(path, 0644);
   REQUIRE(f);

@@ -13,6 +13,8 @@ namespace cudnnctl {
 std::filesystem::path path_from_utf8(std::string_view utf8);
 /// The path as UTF-8, separators as given.
 std::string utf8_of(const std::filesystem::path& p);
+/// The folder a UTF-8 path is in, as UTF-8 ("a/b/c" -> "a/b").
+std::string parent_of(const std::string& path);
 /// The path as UTF-8 with the platform's separators (`\` on Windows): for messages, receipts and PATH.
 std::string native_utf8(const std::filesystem::path& p);
 

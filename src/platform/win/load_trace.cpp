@@ -99,7 +99,7 @@ std::string image_name(HANDLE process, void* address, WORD unicode) {
   return without_long_prefix(w);
 }
 
-DWORD parent_of(DWORD pid) {
+DWORD parent_pid_of(DWORD pid) {
   HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
   if (snap == INVALID_HANDLE_VALUE) return 0;
   PROCESSENTRY32W e{};
@@ -223,7 +223,7 @@ private:
     d = Debuggee{};
     d.process = info.hProcess;
     d.application_folder = folder_of(path);
-    emit('P', pid, std::to_string(pid == m_root ? GetCurrentProcessId() : parent_of(pid)), path);
+    emit('P', pid, std::to_string(pid == m_root ? GetCurrentProcessId() : parent_pid_of(pid)), path);
     return DBG_CONTINUE;
   }
 
