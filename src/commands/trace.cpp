@@ -60,8 +60,8 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     if (!audit) return Unexpected<Error>(audit.error());
     // the toolkit's DLL folders (%CUDA_PATH%\bin, bin\x64, bin\arm64): a Windows DLL from one is named "toolkit bin"
     std::vector<std::string> toolkit_dll_dirs;
-    platform::ProcessEnvironment process_env;
-    if (const auto cuda = process_env.get("CUDA_PATH"); cuda && !cuda->empty())
+    platform::ProcessEnvironment env;
+    if (const auto cuda = env.get("CUDA_PATH"); cuda && !cuda->empty())
       for (auto d : windows_dll_dirs()) {
         std::replace(d.begin(), d.end(), '/', '\\');
         toolkit_dll_dirs.push_back(*cuda + "\\" + d);
@@ -70,7 +70,6 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     if (!run) return Unexpected<Error>(run.error());
     if (!opts->events.empty()) (void)write_file(opts->events, run->events);
 
-    platform::ProcessEnvironment env;
     const auto report = build_trace_report(parse_trace_events(run->events), real_trace_seams(env), opts->want);
     const TraceRunInfo info{opts->command, run->exit_code, run->signal};
     // JSON through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the command's

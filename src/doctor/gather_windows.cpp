@@ -17,13 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A Windows toolkit's DLL folders as its search order lists them: bin, then the machine folders (bin/x64, bin/arm64)
-std::vector<std::string> toolkit_bin_dirs() {
-  auto dirs = windows_dll_dirs();
-  std::rotate(dirs.rbegin(), dirs.rbegin() + 1, dirs.rend());
-  return dirs;
-}
-
 // A Windows toolkit read from files: which local folder each drive is, that machine's System32 and PATH.
 void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) {
   const auto& t = *f.tk();
@@ -63,7 +56,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   }
   if (!mount.empty()) f.notes.push_back("Windows drives mapped: " + mount.describe());
   win.dll_dir = dll_local;
-  for (const auto& d : toolkit_bin_dirs())
+  for (const auto& d : windows_dll_dirs())
     if (const auto b = path_from_utf8(root) / path_from_utf8(d); sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b));
   const auto sysroot = lookup("SystemRoot").value_or("C:\\Windows");
   if (!o.system32.empty()) win.system32 = o.system32;
@@ -86,7 +79,7 @@ void prepare_native(DoctorFacts& f, const platform::Environment& env, DoctorSyst
   const auto& t = *f.tk();
   auto& win = f.win;
   win.dll_dir = utf8_of((path_from_utf8(t.root) / t.dll_dir).lexically_normal());
-  for (const auto& d : toolkit_bin_dirs())
+  for (const auto& d : windows_dll_dirs())
     if (const auto b = path_from_utf8(t.root) / path_from_utf8(d); sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b.lexically_normal()));
   for (auto sd : windows_search_order(env, "")) {
     sd.local = sd.dir;

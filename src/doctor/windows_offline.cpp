@@ -90,7 +90,7 @@ DllSearch search_for(const OfflineWindows& in) {
     using Step = platform::WindowsSearchStep;
     s.add(f.folder, f.step == Step::dll_folder     ? std::string("the cuDNN folder")
                     : f.step == Step::added_folder ? std::string("the toolkit")
-                    : f.step == Step::path         ? "PATH " + as_written[f.folder]
+                    : f.step == Step::path         ? "PATH " + as_written.at(f.folder)
                                                    : platform::step_name(f.step));
   }
   return s;

@@ -107,9 +107,9 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
                 "give the CUDA toolkit's root folder, the one that holds bin/ and include/", root);
 
   // the first of bin/x64, bin/arm64, bin that holds a DLL (contract/layout's Windows machines)
-  std::string dll_dir;
-  for (const auto& d : windows_dll_dirs())
-    if (dll_dir.empty() && has_dll(r / path_from_utf8(d))) dll_dir = d;
+  const auto dirs = windows_dll_dirs();
+  const auto with_dll = std::find_if(dirs.begin(), dirs.end(), [&](const std::string& d) { return has_dll(r / path_from_utf8(d)); });
+  const std::string dll_dir = with_dll == dirs.end() ? std::string() : *with_dll;
   bool windows = fs::exists(r / "bin" / "nvcc.exe", ec) || !dll_dir.empty();
   for (const auto& m : windows_machines()) windows = windows || fs::is_directory(r / path_from_utf8(windows_lib_dir(m)), ec);
   if (windows) {

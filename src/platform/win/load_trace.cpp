@@ -137,7 +137,7 @@ std::vector<std::string> path_entries() {
 // starts in cudnnctl's), PATH; and the toolkit's DLL folders, which are on no search step unless a program adds them.
 struct CommonPlaces {
   WindowsSearchPlaces search;
-  std::vector<std::string> toolkit_bins;
+  std::vector<WindowsSearchFolder> toolkit_bins;  // told apart as "toolkit bin" after the search order
 };
 
 std::string system_folder(UINT (*get)(LPWSTR, UINT)) {
@@ -153,25 +153,27 @@ CommonPlaces common_places(const std::vector<std::string>& toolkit_dll_dirs) {
   wchar_t cwd[MAX_PATH + 1];
   if (const DWORD n = GetCurrentDirectoryW(MAX_PATH + 1, cwd); n > 0 && n <= MAX_PATH) p.search.current_folder = win::narrow(std::wstring(cwd, n));
   p.search.path_entries = path_entries();
-  p.toolkit_bins = toolkit_dll_dirs;
+  for (const auto& b : toolkit_dll_dirs) p.toolkit_bins.push_back({b, WindowsSearchStep::added_folder});
   return p;
 }
 
-// The step a DLL's folder stands for in a process whose .exe is in `app`: "application folder", "System32",
-// "PATH", ... (platform/windows_search_order), else "toolkit bin", else "unknown" (a full path given to
-// LoadLibrary, a folder added with AddDllDirectory).
-std::string step_of(const std::string& dll_path, const CommonPlaces& common, const std::string& app) {
+// The search order of a process whose .exe is in `app` (platform/windows_search_order), made once per process.
+std::vector<WindowsSearchFolder> order_for(const CommonPlaces& common, const std::string& app) {
   auto places = common.search;
   places.application_folder = app;
-  if (const auto step = windows_search_step_of(dll_path, windows_search_order(places))) return step_name(*step);
-  std::vector<WindowsSearchFolder> bins;
-  for (const auto& b : common.toolkit_bins) bins.push_back({b, WindowsSearchStep::added_folder});
-  return windows_search_step_of(dll_path, bins) ? "toolkit bin" : "unknown";
+  return windows_search_order(places);
+}
+
+// The step a DLL's folder stands for: "application folder", "System32", "PATH", ..., else "toolkit bin", else
+// "unknown" (a full path given to LoadLibrary, a folder added with AddDllDirectory).
+std::string step_of(const std::string& dll_path, const std::vector<WindowsSearchFolder>& order, const CommonPlaces& common) {
+  if (const auto step = windows_search_step_of(dll_path, order)) return step_name(*step);
+  return windows_search_step_of(dll_path, common.toolkit_bins) ? "toolkit bin" : "unknown";
 }
 
 struct Debuggee {
   HANDLE process = nullptr;  // the event's handle: the system closes it when the exit event is continued
-  std::string application_folder;
+  std::vector<WindowsSearchFolder> order;  // this process's search order
   std::map<std::uintptr_t, std::string> traced;  // base address -> path, of the traced DLLs mapped now
   bool first_break_seen = false, first_wx86_break_seen = false;
 };
@@ -222,7 +224,7 @@ private:
     auto& d = m_live[pid];
     d = Debuggee{};
     d.process = info.hProcess;
-    d.application_folder = folder_of(path);
+    d.order = order_for(m_common, folder_of(path));
     emit('P', pid, std::to_string(pid == m_root ? GetCurrentProcessId() : parent_pid_of(pid)), path);
     return DBG_CONTINUE;
   }
@@ -236,7 +238,7 @@ private:
     d.traced[reinterpret_cast<std::uintptr_t>(info.lpBaseOfDll)] = path;
     // the name the program asked for is not in the event: the request is unnamed, the step is the folder's
     emit('S', pid, "asked");
-    emit('S', pid, step_of(path, m_common, d.application_folder), path);
+    emit('S', pid, step_of(path, d.order, m_common), path);
     emit('O', pid, path);
     return DBG_CONTINUE;
   }
