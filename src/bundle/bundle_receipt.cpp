@@ -23,18 +23,6 @@ bool hex_id(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-'; });
 }
 
-nlohmann::json files_json(const std::vector<BundleFileHash>& v) {
-  auto a = nlohmann::json::array();
-  for (const auto& f : v) a.push_back({{"name", f.name}, {"sha256", f.sha256}});
-  return a;
-}
-
-std::vector<BundleFileHash> files_of(const nlohmann::json& a) {
-  std::vector<BundleFileHash> out;
-  for (const auto& f : a) out.push_back({f.at("name").get<std::string>(), f.at("sha256").get<std::string>()});
-  return out;
-}
-
 bool same_files(const std::vector<BundleFileHash>& v, const std::map<std::string, std::string>& current) {
   if (v.size() != current.size()) return false;
   return std::all_of(v.begin(), v.end(), [&](const BundleFileHash& f) {
@@ -66,14 +54,16 @@ std::string bundle_state_dir(const std::string& root, const std::string& dir) {
   return root + "/" + h.finish().substr(0, 16);
 }
 
+// One list of fields per record, read and written by the same declaration. dir, action, id, originals and
+// placed are required (checked in parse_bundle_receipt); the others default to empty.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BundleFileHash, name, sha256)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BundleReceipt, dir, action, id, created, archive, archive_sha256, version,
+                                                original_version, originals, placed)
+
 std::string receipt_text(const BundleReceipt& r) {
-  return nlohmann::json{{"schema_version", 1},          {"dir", r.dir},
-                        {"action", r.action},           {"id", r.id},
-                        {"created", r.created},         {"archive", r.archive},
-                        {"archive_sha256", r.archive_sha256}, {"version", r.version},
-                        {"original_version", r.original_version}, {"originals", files_json(r.originals)},
-                        {"placed", files_json(r.placed)}}
-      .dump(1);
+  nlohmann::json j = r;
+  j["schema_version"] = 1;
+  return j.dump(1);
 }
 
 Result<BundleReceipt> parse_bundle_receipt(const std::string& text, const std::string& dir, const std::string& origin) {
@@ -83,17 +73,9 @@ Result<BundleReceipt> parse_bundle_receipt(const std::string& text, const std::s
   };
   try {
     const auto doc = nlohmann::json::parse(text);
-    BundleReceipt r;
-    r.dir = doc.at("dir").get<std::string>();
-    r.action = doc.at("action").get<std::string>();
-    r.id = doc.at("id").get<std::string>();
-    r.created = doc.value("created", "");
-    r.archive = doc.value("archive", "");
-    r.archive_sha256 = doc.value("archive_sha256", "");
-    r.version = doc.value("version", "");
-    r.original_version = doc.value("original_version", "");
-    r.originals = files_of(doc.at("originals"));
-    r.placed = files_of(doc.at("placed"));
+    for (const char* key : {"dir", "action", "id", "originals", "placed"})
+      if (!doc.contains(key)) return bad(fmt::format("it has no \"{}\"", key));
+    const auto r = doc.get<BundleReceipt>();
     const auto host = platform::detect_host().os;
     if (bundle_dir_key(r.dir, host) != bundle_dir_key(dir, host)) return bad(fmt::format("it is for '{}'", r.dir));
     if (r.action != "swap" && r.action != "unbundle") return bad("unknown action '" + r.action + "'");

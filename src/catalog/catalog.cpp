@@ -21,23 +21,77 @@ namespace {
 
 using nlohmann::json;
 
-std::string str(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::vector<std::string> strings(const json& j, const char* key) {
-  std::vector<std::string> out;
-  const auto it = j.find(key);
-  if (it != j.end() && it->is_array())
-    for (const auto& e : *it)
-      if (e.is_string()) out.push_back(e.get<std::string>());
-  return out;
-}
-
 Unexpected<Error> invalid(const std::string& origin, std::string what) {
   return fail(ErrorCode::catalog_invalid, fmt::format("the release catalog {} is invalid: {}", origin, what),
               "use a catalog written by tools/build_catalog.py (see docs/catalog.md)", origin);
+}
+
+} // namespace
+
+// The catalog's records, each field named once; a field left out keeps its default (empty). KnownHash is
+// read by hand below: its size is optional and its values are checked.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CatalogArchive, filename, version, platform, cuda_variant, url)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SupportRow, release, cuda_variant, cuda_toolkits, min_driver_linux,
+                                                min_driver_windows, compute_capabilities, source, notes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReleaseInfo, label, date, manifest_url, builds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LegacyPin, filename, release, source)
+
+namespace {
+
+// A null in the catalog means "not known": the same as leaving the field out.
+void drop_nulls(json& j) {
+  if (j.is_array())
+    for (auto& e : j) drop_nulls(e);
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end();) {
+    if (it->is_null()) {
+      it = j.erase(it);
+    } else {
+      drop_nulls(*it);
+      ++it;
+    }
+  }
+}
+
+// Each element of doc[key] (when it is a list) as a T; what a record lacks is said by `check`.
+template <class T, class Check>
+std::optional<std::string> read_list(const json& doc, const char* key, std::vector<T>& out, Check check) {
+  if (!doc.contains(key) || !doc[key].is_array()) return std::nullopt;
+  for (const auto& e : doc[key]) {
+    auto v = e.template get<T>();
+    if (auto why = check(v)) return why;
+    out.push_back(std::move(v));
+  }
+  return std::nullopt;
+}
+
+// The archives and their hashes; the first fault found, if any.
+std::optional<std::string> read_archives(const json& doc, std::vector<CatalogArchive>& archives) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (std::size_t i = 0; i < doc["archives"].size(); ++i) {
+    const auto& a = doc["archives"][i];
+    auto ar = a.get<CatalogArchive>();
+    if (ar.filename.empty()) return fmt::format("archive #{} has no filename", i);
+    if (!a.contains("hashes") || !a["hashes"].is_array() || a["hashes"].empty()) return fmt::format("{} has no hashes", ar.filename);
+    for (const auto& h : a["hashes"]) {
+      KnownHash kh;
+      kh.sha256 = to_lower_ascii(h.value("sha256", ""));
+      if (!is_sha256_hex(kh.sha256)) return fmt::format("{} has a sha256 that is not 64 hex digits: '{}'", ar.filename, kh.sha256);
+      if (h.contains("size")) {
+        if (!h["size"].is_number_unsigned()) return fmt::format("{} hash {} has a size that is not a byte count", ar.filename, kh.sha256);
+        kh.size = h["size"].get<std::uint64_t>();
+      }
+      kh.md5 = h.value("md5", "");
+      kh.confidence = h.value("confidence", "");
+      kh.sources = h.value("sources", std::vector<std::string>{});
+      kh.notes = h.value("notes", std::vector<std::string>{});
+      if (kh.sources.empty()) return fmt::format("{} hash {} names no source", ar.filename, kh.sha256);
+      if (!seen.emplace(ar.filename, kh.sha256).second) return fmt::format("{} lists hash {} twice", ar.filename, kh.sha256);
+      ar.hashes.push_back(std::move(kh));
+    }
+    archives.push_back(std::move(ar));
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -54,74 +108,30 @@ Result<Catalog> Catalog::parse(std::string_view json_text, std::string origin) {
     return invalid(origin, "it has no \"archives\" list");
   if (doc.value("schema_version", 0) != 1)
     return invalid(origin, fmt::format("schema_version is {}, this cudnnctl reads version 1", doc.value("schema_version", 0)));
+  drop_nulls(doc);
 
   Catalog c;
   c.m_origin = origin;
-  std::set<std::pair<std::string, std::string>> seen;
-  for (std::size_t i = 0; i < doc["archives"].size(); ++i) {
-    const auto& a = doc["archives"][i];
-    CatalogArchive ar;
-    ar.filename = str(a, "filename");
-    ar.version = str(a, "version");
-    ar.platform = str(a, "platform");
-    ar.cuda_variant = str(a, "cuda_variant");
-    ar.url = str(a, "url");
-    if (ar.filename.empty()) return invalid(origin, fmt::format("archive #{} has no filename", i));
-    if (!a.contains("hashes") || !a["hashes"].is_array() || a["hashes"].empty())
-      return invalid(origin, fmt::format("{} has no hashes", ar.filename));
-    for (const auto& h : a["hashes"]) {
-      KnownHash kh;
-      kh.sha256 = to_lower_ascii(str(h, "sha256"));
-      if (!is_sha256_hex(kh.sha256))
-        return invalid(origin, fmt::format("{} has a sha256 that is not 64 hex digits: '{}'", ar.filename, kh.sha256));
-      if (h.contains("size") && h["size"].is_number_unsigned()) kh.size = h["size"].get<std::uint64_t>();
-      kh.md5 = str(h, "md5");
-      kh.confidence = str(h, "confidence");
-      kh.sources = strings(h, "sources");
-      kh.notes = strings(h, "notes");
-      if (kh.sources.empty()) return invalid(origin, fmt::format("{} hash {} names no source", ar.filename, kh.sha256));
-      if (!seen.emplace(ar.filename, kh.sha256).second)
-        return invalid(origin, fmt::format("{} lists hash {} twice", ar.filename, kh.sha256));
-      ar.hashes.push_back(std::move(kh));
-    }
-    c.m_archives.push_back(std::move(ar));
-  }
-  if (doc.contains("support") && doc["support"].is_array()) {
-    for (const auto& s : doc["support"]) {
-      SupportRow r;
-      r.release = str(s, "release");
-      r.cuda_variant = str(s, "cuda_variant");
-      r.cuda_toolkits = strings(s, "cuda_toolkits");
-      r.min_driver_linux = str(s, "min_driver_linux");
-      r.min_driver_windows = str(s, "min_driver_windows");
-      r.compute_capabilities = strings(s, "compute_capabilities");
-      r.source = str(s, "source");
-      r.notes = strings(s, "notes");
-      if (r.release.empty() || r.source.empty())
-        return invalid(origin, "a support row has no release or no source");
-      c.m_support.push_back(std::move(r));
-    }
-  }
-  if (doc.contains("releases") && doc["releases"].is_array()) {
-    for (const auto& s : doc["releases"]) {
-      ReleaseInfo r;
-      r.label = str(s, "label");
-      r.date = str(s, "date");
-      r.manifest_url = str(s, "manifest_url");
-      r.builds = strings(s, "builds");
-      c.m_releases.push_back(std::move(r));
-    }
-  }
-  if (doc.contains("legacy_pins") && doc["legacy_pins"].is_array()) {
-    for (const auto& s : doc["legacy_pins"]) {
-      LegacyPin p{str(s, "filename"), str(s, "release"), str(s, "source")};
-      if (p.filename.empty() || p.release.empty() || p.source.empty())
-        return invalid(origin, "a legacy pin has no filename, release or source");
-      c.m_pins.push_back(std::move(p));
-    }
+  try {
+    if (auto why = read_archives(doc, c.m_archives)) return invalid(origin, *why);
+    const auto none = [](const auto&) { return std::optional<std::string>(); };
+    auto why = read_list(doc, "support", c.m_support, [](const SupportRow& r) {
+      return r.release.empty() || r.source.empty() ? std::optional<std::string>("a support row has no release or no source")
+                                                   : std::nullopt;
+    });
+    if (!why) why = read_list(doc, "releases", c.m_releases, none);
+    if (!why) why = read_list(doc, "legacy_pins", c.m_pins, [](const LegacyPin& p) {
+      return p.filename.empty() || p.release.empty() || p.source.empty()
+                 ? std::optional<std::string>("a legacy pin has no filename, release or source")
+                 : std::nullopt;
+    });
+    if (why) return invalid(origin, *why);
+  } catch (const json::exception& e) {
+    return invalid(origin, e.what());
   }
   return c;
 }
+
 
 const LegacyPin* Catalog::legacy_pin(std::string_view filename) const {
   for (const auto& p : m_pins)

@@ -1,5 +1,6 @@
 #include "cudnnctl/install/receipt.hpp"
 
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -11,48 +12,28 @@ std::string receipt_path(const std::string& state_dir) { return state_dir + "/re
 
 std::string state_dir_of(const Toolkit& t) { return t.root + "/.cudnnctl"; }
 
+// One list of fields per record, read and written by the same declaration. Every field but the
+// receipt's sha256, files and replaced (and each entry's path) has a default; those are checked below.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReceiptFile, path, kind, size, sha256, link_target)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReceiptBackup, path, backup)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Receipt, id, archive, canonical_name, sha256, verified_by, version,
+                                                cuda_variant, platform, toolkit_version, installed_at, backup_dir, files,
+                                                replaced)
+
 std::string receipt_to_json(const Receipt& r) {
-  nlohmann::json files = nlohmann::json::array();
-  for (const auto& f : r.files)
-    files.push_back({{"path", f.path}, {"kind", f.kind}, {"size", f.size}, {"sha256", f.sha256}, {"link_target", f.link_target}});
-  nlohmann::json replaced = nlohmann::json::array();
-  for (const auto& b : r.replaced) replaced.push_back({{"path", b.path}, {"backup", b.backup}});
-  return nlohmann::json{{"schema_version", 1},
-                        {"id", r.id},
-                        {"archive", r.archive},
-                        {"canonical_name", r.canonical_name},
-                        {"sha256", r.sha256},
-                        {"verified_by", r.verified_by},
-                        {"version", r.version},
-                        {"cuda_variant", r.cuda_variant},
-                        {"platform", r.platform},
-                        {"toolkit_version", r.toolkit_version},
-                        {"installed_at", r.installed_at},
-                        {"backup_dir", r.backup_dir},
-                        {"files", files},
-                        {"replaced", replaced}}
-             .dump(1);
+  nlohmann::json j = r;
+  j["schema_version"] = 1;
+  return j.dump(1);
 }
 
 Result<Receipt> receipt_from_json(const std::string& text, const std::string& origin) {
   try {
     const auto j = nlohmann::json::parse(text);
-    Receipt r;
-    r.id = j.value("id", "");
-    r.archive = j.value("archive", "");
-    r.canonical_name = j.value("canonical_name", "");
-    r.sha256 = j.at("sha256").get<std::string>();
-    r.verified_by = j.value("verified_by", "");
-    r.version = j.value("version", "");
-    r.cuda_variant = j.value("cuda_variant", "");
-    r.platform = j.value("platform", "");
-    r.toolkit_version = j.value("toolkit_version", "");
-    r.installed_at = j.value("installed_at", "");
-    r.backup_dir = j.value("backup_dir", "");
-    for (const auto& f : j.at("files"))
-      r.files.push_back({f.at("path").get<std::string>(), f.value("kind", "file"), f.value("size", std::uint64_t{0}),
-                         f.value("sha256", ""), f.value("link_target", "")});
-    for (const auto& b : j.at("replaced")) r.replaced.push_back({b.at("path").get<std::string>(), b.at("backup").get<std::string>()});
+    for (const char* key : {"sha256", "files", "replaced"})
+      if (!j.contains(key)) throw std::runtime_error(fmt::format("it has no \"{}\"", key));
+    auto r = j.get<Receipt>();
+    for (const auto& f : r.files)
+      if (f.path.empty()) throw std::runtime_error("a file entry has no path");
     return r;
   } catch (const std::exception& e) {
     return fail(ErrorCode::io, fmt::format("the install receipt '{}' is corrupt: {}", origin, e.what()),

@@ -85,6 +85,30 @@ TEST_CASE("invalid catalogs are refused with the reason", "[catalog]") {
   REQUIRE_FALSE(dup);
   CHECK_THAT(dup.error().message, Catch::Contains("twice"));
 
+  const std::string one_archive = R"({"filename":"a.zip","hashes":[{"sha256":")" + h + R"(","sources":["s"]}]})";
+  const auto wrong_type = Catalog::parse(R"({"schema_version":1,"archives":[)" + one_archive +
+                                             R"(],"support":[{"release":9,"source":"s"}]})",
+                                         "x.json");
+  REQUIRE_FALSE(wrong_type);
+  CHECK(wrong_type.error().code == ErrorCode::catalog_invalid);
+  CHECK_THAT(wrong_type.error().message, Catch::Contains("x.json") && Catch::Contains("must be string"));
+
+  const auto negative_size = Catalog::parse(R"({"schema_version":1,"archives":[{"filename":"a.zip","hashes":[{"sha256":")" + h +
+                                                R"(","size":-5,"sources":["s"]}]}]})",
+                                            "x.json");
+  REQUIRE_FALSE(negative_size);
+  CHECK_THAT(negative_size.error().message, Catch::Contains("not a byte count"));
+
+  // null is "not known", the same as a field left out
+  const auto nulls = Catalog::parse(R"({"schema_version":1,"archives":[{"filename":"a.zip","url":null,"hashes":[{"sha256":")" + h +
+                                        R"(","size":null,"md5":null,"sources":["s"]}]}],"support":[{"release":"9.1.0","source":"s","min_driver_linux":null}]})",
+                                    "x.json");
+  REQUIRE(nulls);
+  CHECK(nulls->archives().at(0).url.empty());
+  CHECK_FALSE(nulls->archives().at(0).hashes.at(0).size);
+  CHECK(nulls->support().at(0).min_driver_linux.empty());
+  CHECK(nulls->support().at(0).release == "9.1.0");
+
   const auto version = Catalog::parse(R"({"schema_version":2,"archives":[]})", "x.json");
   REQUIRE_FALSE(version);
 

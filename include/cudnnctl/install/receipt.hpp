@@ -13,7 +13,7 @@ namespace cudnnctl {
 
 struct ReceiptFile {
   std::string path;         // relative to the toolkit root
-  std::string kind;         // "file" or "symlink"
+  std::string kind = "file";  // or "symlink"
   std::uint64_t size = 0;
   std::string sha256;
   std::string link_target;
