@@ -51,19 +51,13 @@ namespace {
 // What runs after each convolution on its output (y's descriptor and buffer): the unfused bias + ReLU.
 using Epilogue = std::function<int(cudnnTensorDescriptor_t, CUdeviceptr)>;
 
-struct Inputs {
-  const std::vector<float>& x;
-  const std::vector<float>& w;
-  std::vector<float>& y;
-};
-
 // One convolution to run: timed, or with `once` run on its inputs and read back; `epilogue` (if any)
 // runs after every forward call.
 struct ConvJob {
   const LayerRun& run;
   const ConvShape& s;
   bool fp16;
-  const Inputs* once;
+  ConvCheckData* once;
   const Epilogue* epilogue;
   std::size_t elem() const { return fp16 ? 2 : 4; }
 };
@@ -227,11 +221,7 @@ LayerResult run_conv(const ConvJob& job) {
 
 LayerResult time_layer(const LayerRun& run, const ConvShape& s, bool fp16) { return run_conv({run, s, fp16, nullptr, nullptr}); }
 
-LayerResult run_layer_once(const LayerRun& run, const ConvShape& s, const std::vector<float>& x, const std::vector<float>& w,
-                           std::vector<float>& y) {
-  const Inputs in{x, w, y};
-  return run_conv({run, s, false, &in, nullptr});
-}
+LayerResult run_layer_once(const LayerRun& run, ConvCheckData& check) { return run_conv({run, check.shape, false, &check, nullptr}); }
 
 LayerResult time_unfused(const LayerRun& run, const ConvShape& s) {
   const Api& api = run.api;

@@ -35,25 +35,5 @@ std::vector<ConvShape> fusable_layers(const std::vector<ConvShape>& layers) {
   return out;
 }
 
-std::vector<float> reference_conv(const std::vector<float>& x, const std::vector<float>& w, const ConvShape& s) {
-  const int P = s.p(), Q = s.q();
-  std::vector<float> y(static_cast<std::size_t>(s.n) * s.k * P * Q, 0.f);
-  for (int n = 0; n < s.n; ++n)
-    for (int k = 0; k < s.k; ++k)
-      for (int p = 0; p < P; ++p)
-        for (int q = 0; q < Q; ++q) {
-          double acc = 0;
-          for (int c = 0; c < s.c; ++c)
-            for (int r = 0; r < s.r; ++r)
-              for (int t = 0; t < s.s; ++t) {
-                const int h = p * s.stride - s.pad + r, ww = q * s.stride - s.pad + t;
-                if (h < 0 || h >= s.h || ww < 0 || ww >= s.w) continue;
-                acc += static_cast<double>(x[((static_cast<std::size_t>(n) * s.c + c) * s.h + h) * s.w + ww]) *
-                       w[((static_cast<std::size_t>(k) * s.c + c) * s.r + r) * s.s + t];
-              }
-          y[((static_cast<std::size_t>(n) * s.k + k) * P + p) * Q + q] = static_cast<float>(acc);
-        }
-  return y;
-}
 
 } // namespace cudnnctl

@@ -37,16 +37,10 @@ namespace {
 // correctness first: a small fp32 convolution against the CPU
 void check_correctness(const LayerRun& run, ChildChannel& out) {
   log::Phase phase("workload: correctness check");
-  const ConvShape small{"check 3x3", 1, 4, 6, 6, 4, 3, 3, 1, 1};
-  std::vector<float> x(static_cast<std::size_t>(small.n) * small.c * small.h * small.w), w(static_cast<std::size_t>(small.k) * small.c * 9);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6) / 8.f;
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 5 % 11) - 5) / 4.f;
-  std::vector<float> y;
-  const auto check = run_layer_once(run, small, x, w, y);
-  const auto ref = reference_conv(x, w, small);
-  double max_err = check.status == 0 && y.size() == ref.size() ? 0 : 1e30;
-  for (std::size_t i = 0; i < std::min(y.size(), ref.size()); ++i) max_err = std::max(max_err, static_cast<double>(std::fabs(y[i] - ref[i])));
-  out.emit("correctness", {{"ok", max_err < 1e-3}, {"max_error", max_err}, {"error", check.error}});
+  auto io = conv_check_data({"check 3x3", 1, 4, 6, 6, 4, 3, 3, 1, 1}, 1.f / 4.f, false);
+  const auto check = run_layer_once(run, io);
+  const auto verdict = check.status == 0 ? judge_check(io, 1e-3, 0.0) : CheckVerdict{};
+  out.emit("correctness", {{"ok", verdict.ok}, {"max_error", verdict.max_error}, {"error", check.error}});
 }
 
 // the fused graph on every fusable layer, each beside its unfused sequence

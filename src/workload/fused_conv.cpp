@@ -15,13 +15,6 @@ namespace cudnnctl {
 
 using namespace abi;
 
-std::vector<float> reference_conv_bias_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
-                                            const ConvShape& s) {
-  auto y = reference_conv(x, w, s);
-  const std::size_t plane = static_cast<std::size_t>(s.p()) * s.q();
-  for (std::size_t i = 0; i < y.size(); ++i) y[i] = std::max(0.f, y[i] + bias[(i / plane) % static_cast<std::size_t>(s.k)]);
-  return y;
-}
 
 namespace {
 
@@ -39,14 +32,6 @@ std::vector<To> relayout(const std::vector<From>& in, int n, int c, int h, int w
         }
   return out;
 }
-
-// the correctness check's inputs (NCHW floats) and where its output goes
-struct CheckIo {
-  const std::vector<float>& x;
-  const std::vector<float>& w;
-  const std::vector<float>& bias;
-  std::vector<float>& y;
-};
 
 // where one fused layer runs, and how
 struct FusedContext {
@@ -92,7 +77,7 @@ Expected<FusedBuffers, StepFailure> allocate(Buffers& buf, const FusedSizes& n, 
 }
 
 // the check's inputs (NHWC halves), or pseudo-random inputs for timing
-CUresult upload_inputs(const FusedContext& cx, const FusedBuffers& d, const ConvShape& s, const CheckIo* check) {
+CUresult upload_inputs(const FusedContext& cx, const FusedBuffers& d, const ConvShape& s, ConvCheckData* check) {
   const auto& api = cx.api;
   if (!check) {
     const FusedSizes n(s);
@@ -172,7 +157,7 @@ Expected<CallTiming, StepFailure> time_plan(const FusedContext& cx, const fused:
 
 // The fused graph of `s` built, planned, bound to fresh buffers and run: timed, or with `check` run
 // once on its inputs and read back.
-FusedLayerResult run_fused(const FusedContext& cx, const ConvShape& s, const CheckIo* check) {
+FusedLayerResult run_fused(const FusedContext& cx, const ConvShape& s, ConvCheckData* check) {
   FusedLayerResult r;
   r.layer = s.name;
   fused::Backend b(cx.api, cx.major);
@@ -224,26 +209,12 @@ FusedResult run_fused_set(const Api& api, const GraphTarget& target, CUstream st
     return out;
   }
   // the check: channels a multiple of 8 (what fp16 NHWC engines need), values exact in fp16
-  const ConvShape small{"check 3x3 + bias + ReLU", 1, 8, 6, 6, 8, 3, 3, 1, 1};
-  std::vector<float> x(static_cast<std::size_t>(small.n) * small.c * small.h * small.w), w(static_cast<std::size_t>(small.k) * small.c * 9),
-      bias(static_cast<std::size_t>(small.k));
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 7 % 13) - 6) / 8.f;
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 5 % 11) - 5) / 16.f;
-  for (std::size_t i = 0; i < bias.size(); ++i) bias[i] = static_cast<float>(static_cast<int>(i % 5) - 2) / 2.f;
-  std::vector<float> y;
-  const CheckIo io{x, w, bias, y};
-  const auto check = run_fused({api, target, stream, major, run}, small, &io);
-  const auto ref = reference_conv_bias_relu(x, w, bias, small);
-  double max_err = check.status == 0 && y.size() == ref.size() ? 0 : 1e30;
+  auto io = conv_check_data({"check 3x3 + bias + ReLU", 1, 8, 6, 6, 8, 3, 3, 1, 1}, 1.f / 16.f, true);
+  const auto check = run_fused({api, target, stream, major, run}, io.shape, &io);
   // fp16 output: half a unit in the last place of the reference's magnitude, and a little for the sums
-  bool ok = max_err == 0;
-  for (std::size_t i = 0; i < std::min(y.size(), ref.size()); ++i) {
-    const double err = std::fabs(static_cast<double>(y[i]) - ref[i]);
-    max_err = std::max(max_err, err);
-    ok = ok && err <= 2e-3 + 1e-3 * std::fabs(static_cast<double>(ref[i]));
-  }
-  out.correctness_ok = ok && check.status == 0;
-  out.correctness_max_error = max_err;
+  const auto verdict = check.status == 0 ? judge_check(io, 2e-3, 1e-3) : CheckVerdict{};
+  out.correctness_ok = verdict.ok;
+  out.correctness_max_error = verdict.max_error;
   out.correctness_error = check.error;
   if (check.status != 0 && check.error.empty()) out.correctness_error = graph_failure_cause(check.status, major, "running the check");
   for (const auto& s : layers) out.layers.push_back(run_fused_layer(api, target, stream, s, major, run));

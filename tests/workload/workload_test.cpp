@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_workload.hpp"
+#include "cudnnctl/workload/conv_check.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 #include "cudnnctl/workload/workload_json.hpp"
 

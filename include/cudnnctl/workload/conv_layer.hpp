@@ -8,6 +8,7 @@
 
 #include "cudnnctl/base/expected.hpp"
 #include "cudnnctl/gpu/loaded_api.hpp"
+#include "cudnnctl/workload/conv_check.hpp"
 #include "cudnnctl/workload/conv_shape.hpp"
 #include "cudnnctl/workload/results.hpp"
 
@@ -53,9 +54,8 @@ LayerResult time_layer(const LayerRun& run, const ConvShape& s, bool fp16);
 /// time_layer (the same algorithm choice), then cudnnAddTensor and cudnnActivationForward in place.
 LayerResult time_unfused(const LayerRun& run, const ConvShape& s);
 
-/// fp32 NCHW: y = conv(x, w) computed once on the GPU (the correctness check); the result's error says
-/// what failed.
-LayerResult run_layer_once(const LayerRun& run, const ConvShape& s, const std::vector<float>& x, const std::vector<float>& w,
-                           std::vector<float>& y);
+/// fp32 NCHW: check.y = conv(check.x, check.w) computed once on the GPU (the correctness check); the
+/// result's error says what failed.
+LayerResult run_layer_once(const LayerRun& run, ConvCheckData& check);
 
 } // namespace cudnnctl

@@ -31,7 +31,4 @@ struct DevicePeak {
 /// Datasheet peaks by device name; nullopt for a device not in the table (no % is reported then).
 std::optional<DevicePeak> peak_for(const std::string& device_name);
 
-/// The reference result of a small fp32 NCHW convolution, computed on the CPU.
-std::vector<float> reference_conv(const std::vector<float>& x, const std::vector<float>& w, const ConvShape& s);
-
 } // namespace cudnnctl

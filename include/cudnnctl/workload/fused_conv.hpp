@@ -10,6 +10,7 @@
 
 #include "cudnnctl/base/expected.hpp"
 #include "cudnnctl/gpu/loaded_api.hpp"
+#include "cudnnctl/workload/conv_check.hpp"
 #include "cudnnctl/workload/conv_shape.hpp"
 #include "cudnnctl/workload/results.hpp"
 
@@ -18,10 +19,6 @@ namespace cudnnctl {
 /// NHWC strides of an N,C,H,W tensor (N's stride is C·H·W), as the graph API takes them (dimensions
 /// stay in NCHW order).
 std::vector<std::int64_t> nhwc_strides(std::int64_t c, std::int64_t h, std::int64_t w);
-
-/// max(0, conv(x, w) + bias[k]) on the CPU, NCHW in and out.
-std::vector<float> reference_conv_bias_relu(const std::vector<float>& x, const std::vector<float>& w, const std::vector<float>& bias,
-                                            const ConvShape& s);
 
 /// What a graph API failure at `step` most likely means.
 std::string graph_failure_cause(int status, unsigned major, const std::string& step);
