@@ -117,34 +117,13 @@ static_assert(a::CUDNN_ATTR_ENGINEHEUR_DEVICEPROP == static_cast<int>(CUDNN_ATTR
 static_assert(a::CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP == static_cast<int>(CUDNN_ATTR_EXECUTION_PLAN_DEVICEPROP));
 static_assert(a::CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION == static_cast<int>(CUDNN_ATTR_DEVICEPROP_JSON_REPRESENTATION));
 static_assert(a::CU_STREAM_NON_BLOCKING == static_cast<unsigned>(CU_STREAM_NON_BLOCKING));
-// the driver functions, by the names the workload looks up (cuda.h maps the unversioned names to these)
-static_assert(shape(&cuMemcpyHtoDAsync_v2) == shape(a::cuMemcpyHtoDAsync_t{}), "cuMemcpyHtoDAsync_v2");
-static_assert(shape(&cuMemcpyDtoH_v2) == shape(a::cuMemcpyDtoH_t{}), "cuMemcpyDtoH_v2");
-static_assert(shape(&cuStreamCreate) == shape(a::cuStreamCreate_t{}), "cuStreamCreate");
-static_assert(shape(&cuStreamDestroy_v2) == shape(a::cuStreamDestroy_t{}), "cuStreamDestroy_v2");
-static_assert(shape(&cuEventRecord) == shape(a::cuEventRecord_t{}), "cuEventRecord");
+// every function of abi.hpp's lists: arity and the size of each parameter and of the result. A driver
+// function's name is mapped by cuda.h to the versioned symbol the workload looks up (cuMemAlloc_v2).
+#define CUDNNCTL_SAME_SHAPE(member, name, ...) static_assert(shape(&name) == shape(a::name##_t{}), #name);
+CUDNNCTL_CUDNN_REQUIRED(CUDNNCTL_SAME_SHAPE)
+CUDNNCTL_CUDNN_OPTIONAL(CUDNNCTL_SAME_SHAPE)
+CUDNNCTL_DRIVER_REQUIRED(CUDNNCTL_SAME_SHAPE)
 static_assert(shape(&cuEventElapsedTime) == shape(a::cuEventElapsedTime_t{}), "cuEventElapsedTime");
-static_assert(shape(&cuDevicePrimaryCtxRetain) == shape(a::cuDevicePrimaryCtxRetain_t{}), "cuDevicePrimaryCtxRetain");
-static_assert(shape(&cudnnBackendCreateDescriptor) == shape(a::cudnnBackendCreateDescriptor_t{}), "cudnnBackendCreateDescriptor");
-static_assert(shape(&cudnnBackendDestroyDescriptor) == shape(a::cudnnBackendDestroyDescriptor_t{}), "cudnnBackendDestroyDescriptor");
-static_assert(shape(&cudnnBackendFinalize) == shape(a::cudnnBackendFinalize_t{}), "cudnnBackendFinalize");
-static_assert(shape(&cudnnBackendSetAttribute) == shape(a::cudnnBackendSetAttribute_t{}), "cudnnBackendSetAttribute");
-static_assert(shape(&cudnnBackendGetAttribute) == shape(a::cudnnBackendGetAttribute_t{}), "cudnnBackendGetAttribute");
-static_assert(shape(&cudnnBackendExecute) == shape(a::cudnnBackendExecute_t{}), "cudnnBackendExecute");
-static_assert(shape(&cudnnAddTensor) == shape(a::cudnnAddTensor_t{}), "cudnnAddTensor");
-static_assert(shape(&cudnnCreateActivationDescriptor) == shape(a::cudnnCreateActivationDescriptor_t{}), "cudnnCreateActivationDescriptor");
-static_assert(shape(&cudnnDestroyActivationDescriptor) == shape(a::cudnnDestroyActivationDescriptor_t{}), "cudnnDestroyActivationDescriptor");
-static_assert(shape(&cudnnSetActivationDescriptor) == shape(a::cudnnSetActivationDescriptor_t{}), "cudnnSetActivationDescriptor");
-static_assert(shape(&cudnnActivationForward) == shape(a::cudnnActivationForward_t{}), "cudnnActivationForward");
-static_assert(shape(&cudnnGetLastErrorString) == shape(a::cudnnGetLastErrorString_t{}), "cudnnGetLastErrorString");
-static_assert(shape(&cudnnConvolutionForward) == shape(a::cudnnConvolutionForward_t{}), "cudnnConvolutionForward");
-static_assert(shape(&cudnnGetConvolutionForwardAlgorithm_v7) == shape(a::cudnnGetConvolutionForwardAlgorithm_v7_t{}), "cudnnGetConvolutionForwardAlgorithm_v7");
-static_assert(shape(&cudnnFindConvolutionForwardAlgorithmEx) == shape(a::cudnnFindConvolutionForwardAlgorithmEx_t{}), "cudnnFindConvolutionForwardAlgorithmEx");
-static_assert(shape(&cudnnSetTensor4dDescriptor) == shape(a::cudnnSetTensor4dDescriptor_t{}), "cudnnSetTensor4dDescriptor");
-static_assert(shape(&cudnnSetFilter4dDescriptor) == shape(a::cudnnSetFilter4dDescriptor_t{}), "cudnnSetFilter4dDescriptor");
-static_assert(shape(&cudnnSetConvolution2dDescriptor) == shape(a::cudnnSetConvolution2dDescriptor_t{}), "cudnnSetConvolution2dDescriptor");
-static_assert(shape(&cudnnGetConvolution2dForwardOutputDim) == shape(a::cudnnGetConvolution2dForwardOutputDim_t{}), "cudnnGetConvolution2dForwardOutputDim");
-static_assert(shape(&cudnnSetConvolutionMathType) == shape(a::cudnnSetConvolutionMathType_t{}), "cudnnSetConvolutionMathType");
 static_assert(sizeof(cudnnBackendDescriptor_t) == sizeof(a::cudnnBackendDescriptor_t));
 static_assert(sizeof(bool) == 1);  // CUDNN_TYPE_BOOLEAN values are C++ bool
 

@@ -118,66 +118,88 @@ enum : int { CUDNN_HEUR_MODE_INSTANT = 0, CUDNN_HEUR_MODE_FALLBACK = 2, CUDNN_HE
 const char* algo_name(int algo);
 const char* math_name(int math);
 
-// cuDNN
-using cudnnCreate_t = cudnnStatus_t (*)(cudnnHandle_t*);
-using cudnnDestroy_t = cudnnStatus_t (*)(cudnnHandle_t);
-using cudnnSetStream_t = cudnnStatus_t (*)(cudnnHandle_t, CUstream);
-using cudnnCreateTensorDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t*);
-using cudnnDestroyTensorDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t);
-using cudnnSetTensor4dDescriptor_t = cudnnStatus_t (*)(cudnnTensorDescriptor_t, int, int, int, int, int, int);
-using cudnnCreateFilterDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t*);
-using cudnnDestroyFilterDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t);
-using cudnnSetFilter4dDescriptor_t = cudnnStatus_t (*)(cudnnFilterDescriptor_t, int, int, int, int, int, int);
-using cudnnCreateConvolutionDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t*);
-using cudnnDestroyConvolutionDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t);
-using cudnnSetConvolution2dDescriptor_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t, int, int, int, int, int, int, int, int);
-using cudnnSetConvolutionMathType_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t, int);
-using cudnnGetConvolution2dForwardOutputDim_t = cudnnStatus_t (*)(cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t,
-                                                                  cudnnFilterDescriptor_t, int*, int*, int*, int*);
-using cudnnGetConvolutionForwardAlgorithm_v7_t = cudnnStatus_t (*)(cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t,
-                                                                   cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, int, int*,
-                                                                   cudnnConvolutionFwdAlgoPerf_t*);
-using cudnnFindConvolutionForwardAlgorithmEx_t = cudnnStatus_t (*)(cudnnHandle_t, cudnnTensorDescriptor_t, const void*,
-                                                                   cudnnFilterDescriptor_t, const void*, cudnnConvolutionDescriptor_t,
-                                                                   cudnnTensorDescriptor_t, void*, int, int*,
-                                                                   cudnnConvolutionFwdAlgoPerf_t*, void*, std::size_t);
-using cudnnConvolutionForward_t = cudnnStatus_t (*)(cudnnHandle_t, const void*, cudnnTensorDescriptor_t, const void*,
-                                                    cudnnFilterDescriptor_t, const void*, cudnnConvolutionDescriptor_t, int, void*,
-                                                    std::size_t, const void*, cudnnTensorDescriptor_t, void*);
-using cudnnAddTensor_t = cudnnStatus_t (*)(cudnnHandle_t, const void*, cudnnTensorDescriptor_t, const void*, const void*,
-                                          cudnnTensorDescriptor_t, void*);
-using cudnnCreateActivationDescriptor_t = cudnnStatus_t (*)(cudnnActivationDescriptor_t*);
-using cudnnDestroyActivationDescriptor_t = cudnnStatus_t (*)(cudnnActivationDescriptor_t);
-using cudnnSetActivationDescriptor_t = cudnnStatus_t (*)(cudnnActivationDescriptor_t, int, int, double);
-using cudnnActivationForward_t = cudnnStatus_t (*)(cudnnHandle_t, cudnnActivationDescriptor_t, const void*, cudnnTensorDescriptor_t,
-                                                   const void*, const void*, cudnnTensorDescriptor_t, void*);
-using cudnnGetLastErrorString_t = void (*)(char*, std::size_t);
-// cuDNN graph API (backend descriptors)
-using cudnnBackendCreateDescriptor_t = cudnnStatus_t (*)(int, cudnnBackendDescriptor_t*);
-using cudnnBackendDestroyDescriptor_t = cudnnStatus_t (*)(cudnnBackendDescriptor_t);
-using cudnnBackendFinalize_t = cudnnStatus_t (*)(cudnnBackendDescriptor_t);
-using cudnnBackendSetAttribute_t = cudnnStatus_t (*)(cudnnBackendDescriptor_t, int, int, std::int64_t, const void*);
-using cudnnBackendGetAttribute_t = cudnnStatus_t (*)(cudnnBackendDescriptor_t, int, int, std::int64_t, std::int64_t*, void*);
-using cudnnBackendExecute_t = cudnnStatus_t (*)(cudnnHandle_t, cudnnBackendDescriptor_t, cudnnBackendDescriptor_t);
-// CUDA driver
-using cuInit_t = CUresult (*)(unsigned);
-using cuDeviceGet_t = CUresult (*)(CUdevice*, int);
-using cuDeviceGetName_t = CUresult (*)(char*, int, CUdevice);
-using cuDeviceGetAttribute_t = CUresult (*)(int*, int, CUdevice);
-using cuDevicePrimaryCtxRetain_t = CUresult (*)(CUcontext*, CUdevice);
-using cuDevicePrimaryCtxRelease_t = CUresult (*)(CUdevice);
-using cuCtxSetCurrent_t = CUresult (*)(CUcontext);
-using cuMemAlloc_t = CUresult (*)(CUdeviceptr*, std::size_t);
-using cuMemFree_t = CUresult (*)(CUdeviceptr);
-using cuMemcpyHtoDAsync_t = CUresult (*)(CUdeviceptr, const void*, std::size_t, CUstream);
-using cuMemcpyDtoH_t = CUresult (*)(void*, CUdeviceptr, std::size_t);
-using cuStreamCreate_t = CUresult (*)(CUstream*, unsigned);
-using cuStreamSynchronize_t = CUresult (*)(CUstream);
-using cuStreamDestroy_t = CUresult (*)(CUstream);
-using cuEventCreate_t = CUresult (*)(CUevent*, unsigned);
-using cuEventRecord_t = CUresult (*)(CUevent, CUstream);
-using cuEventSynchronize_t = CUresult (*)(CUevent);
+// The functions the workload calls, each named once, here. Api (loaded_api.hpp) has a member of type
+// <name>_t for each, load_api looks each up, and tests/workload/abi_check.cpp holds each against the
+// real cudnn.h and cuda.h.
+//
+// cuDNN's, looked up by their names; a missing one is named (legacy API of 8.x and 9.x):
+//   X(member of Api, name, result, (parameters))
+#define CUDNNCTL_CUDNN_REQUIRED(X)                                                                                                   \
+  X(create, cudnnCreate, cudnnStatus_t, (cudnnHandle_t*))                                                                          \
+  X(destroy, cudnnDestroy, cudnnStatus_t, (cudnnHandle_t))                                                                         \
+  X(set_stream, cudnnSetStream, cudnnStatus_t, (cudnnHandle_t, CUstream))                                                          \
+  X(create_tensor, cudnnCreateTensorDescriptor, cudnnStatus_t, (cudnnTensorDescriptor_t*))                                         \
+  X(destroy_tensor, cudnnDestroyTensorDescriptor, cudnnStatus_t, (cudnnTensorDescriptor_t))                                        \
+  X(set_tensor, cudnnSetTensor4dDescriptor, cudnnStatus_t, (cudnnTensorDescriptor_t, int, int, int, int, int, int))                 \
+  X(create_filter, cudnnCreateFilterDescriptor, cudnnStatus_t, (cudnnFilterDescriptor_t*))                                         \
+  X(destroy_filter, cudnnDestroyFilterDescriptor, cudnnStatus_t, (cudnnFilterDescriptor_t))                                        \
+  X(set_filter, cudnnSetFilter4dDescriptor, cudnnStatus_t, (cudnnFilterDescriptor_t, int, int, int, int, int, int))                 \
+  X(create_conv, cudnnCreateConvolutionDescriptor, cudnnStatus_t, (cudnnConvolutionDescriptor_t*))                                 \
+  X(destroy_conv, cudnnDestroyConvolutionDescriptor, cudnnStatus_t, (cudnnConvolutionDescriptor_t))                                \
+  X(set_conv, cudnnSetConvolution2dDescriptor, cudnnStatus_t, (cudnnConvolutionDescriptor_t, int, int, int, int, int, int, int, int)) \
+  X(set_math, cudnnSetConvolutionMathType, cudnnStatus_t, (cudnnConvolutionDescriptor_t, int))                                     \
+  X(output_dim, cudnnGetConvolution2dForwardOutputDim, cudnnStatus_t,                                                               \
+    (cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t, int*, int*, int*, int*))                       \
+  X(get_algo, cudnnGetConvolutionForwardAlgorithm_v7, cudnnStatus_t,                                                                \
+    (cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t, cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, int,   \
+     int*, cudnnConvolutionFwdAlgoPerf_t*))                                                                                         \
+  X(forward, cudnnConvolutionForward, cudnnStatus_t,                                                                                \
+    (cudnnHandle_t, const void*, cudnnTensorDescriptor_t, const void*, cudnnFilterDescriptor_t, const void*,                        \
+     cudnnConvolutionDescriptor_t, int, void*, std::size_t, const void*, cudnnTensorDescriptor_t, void*))                           \
+  /* the unfused bias + ReLU after a convolution */                                                                                 \
+  X(add_tensor, cudnnAddTensor, cudnnStatus_t,                                                                                      \
+    (cudnnHandle_t, const void*, cudnnTensorDescriptor_t, const void*, const void*, cudnnTensorDescriptor_t, void*))                \
+  X(create_act, cudnnCreateActivationDescriptor, cudnnStatus_t, (cudnnActivationDescriptor_t*))                                     \
+  X(destroy_act, cudnnDestroyActivationDescriptor, cudnnStatus_t, (cudnnActivationDescriptor_t))                                    \
+  X(set_act, cudnnSetActivationDescriptor, cudnnStatus_t, (cudnnActivationDescriptor_t, int, int, double))                          \
+  X(act_forward, cudnnActivationForward, cudnnStatus_t,                                                                             \
+    (cudnnHandle_t, cudnnActivationDescriptor_t, const void*, cudnnTensorDescriptor_t, const void*, const void*,                    \
+     cudnnTensorDescriptor_t, void*))
+
+// cuDNN's, null when absent: FindEx, the graph API (cuDNN 8.0 and later) and cuDNN 9's last error text.
+#define CUDNNCTL_CUDNN_OPTIONAL(X)                                                                                                   \
+  X(find_algo, cudnnFindConvolutionForwardAlgorithmEx, cudnnStatus_t,                                                               \
+    (cudnnHandle_t, cudnnTensorDescriptor_t, const void*, cudnnFilterDescriptor_t, const void*, cudnnConvolutionDescriptor_t,       \
+     cudnnTensorDescriptor_t, void*, int, int*, cudnnConvolutionFwdAlgoPerf_t*, void*, std::size_t))                                \
+  X(backend_create, cudnnBackendCreateDescriptor, cudnnStatus_t, (int, cudnnBackendDescriptor_t*))                                  \
+  X(backend_destroy, cudnnBackendDestroyDescriptor, cudnnStatus_t, (cudnnBackendDescriptor_t))                                      \
+  X(backend_finalize, cudnnBackendFinalize, cudnnStatus_t, (cudnnBackendDescriptor_t))                                              \
+  X(backend_set, cudnnBackendSetAttribute, cudnnStatus_t, (cudnnBackendDescriptor_t, int, int, std::int64_t, const void*))          \
+  X(backend_get, cudnnBackendGetAttribute, cudnnStatus_t, (cudnnBackendDescriptor_t, int, int, std::int64_t, std::int64_t*, void*)) \
+  X(backend_execute, cudnnBackendExecute, cudnnStatus_t, (cudnnHandle_t, cudnnBackendDescriptor_t, cudnnBackendDescriptor_t))       \
+  X(last_error, cudnnGetLastErrorString, void, (char*, std::size_t))
+
+// The CUDA driver's, looked up by the symbol cuda.h maps the name to (the _v2 ABI where there is one); a
+// missing one is named. cuEventElapsedTime is below: its symbol depends on the driver.
+//   X(member of Api, name, symbol, result, (parameters))
+#define CUDNNCTL_DRIVER_REQUIRED(X)                                                                                                  \
+  X(cu_init, cuInit, "cuInit", CUresult, (unsigned))                                                                                \
+  X(device_get, cuDeviceGet, "cuDeviceGet", CUresult, (CUdevice*, int))                                                             \
+  X(device_name, cuDeviceGetName, "cuDeviceGetName", CUresult, (char*, int, CUdevice))                                              \
+  X(device_attr, cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult, (int*, int, CUdevice))                                     \
+  X(ctx_retain, cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult, (CUcontext*, CUdevice))                             \
+  X(ctx_release, cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", CUresult, (CUdevice))                                   \
+  X(ctx_set, cuCtxSetCurrent, "cuCtxSetCurrent", CUresult, (CUcontext))                                                             \
+  X(mem_alloc, cuMemAlloc, "cuMemAlloc_v2", CUresult, (CUdeviceptr*, std::size_t))                                                  \
+  X(mem_free, cuMemFree, "cuMemFree_v2", CUresult, (CUdeviceptr))                                                                   \
+  X(htod_async, cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", CUresult, (CUdeviceptr, const void*, std::size_t, CUstream))             \
+  X(dtoh, cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult, (void*, CUdeviceptr, std::size_t))                                             \
+  X(stream_create, cuStreamCreate, "cuStreamCreate", CUresult, (CUstream*, unsigned))                                               \
+  X(stream_sync, cuStreamSynchronize, "cuStreamSynchronize", CUresult, (CUstream))                                                  \
+  X(stream_destroy, cuStreamDestroy, "cuStreamDestroy_v2", CUresult, (CUstream))                                                    \
+  X(event_create, cuEventCreate, "cuEventCreate", CUresult, (CUevent*, unsigned))                                                   \
+  X(event_record, cuEventRecord, "cuEventRecord", CUresult, (CUevent, CUstream))                                                    \
+  X(event_sync, cuEventSynchronize, "cuEventSynchronize", CUresult, (CUevent))                                                      \
+  X(event_destroy, cuEventDestroy, "cuEventDestroy_v2", CUresult, (CUevent))
+
+#define CUDNNCTL_FUNCTION_TYPE(member, name, result, params) using name##_t = result(*) params;
+#define CUDNNCTL_DRIVER_FUNCTION_TYPE(member, name, symbol, result, params) using name##_t = result(*) params;
+CUDNNCTL_CUDNN_REQUIRED(CUDNNCTL_FUNCTION_TYPE)
+CUDNNCTL_CUDNN_OPTIONAL(CUDNNCTL_FUNCTION_TYPE)
+CUDNNCTL_DRIVER_REQUIRED(CUDNNCTL_DRIVER_FUNCTION_TYPE)
+#undef CUDNNCTL_FUNCTION_TYPE
+#undef CUDNNCTL_DRIVER_FUNCTION_TYPE
+// cuEventElapsedTime_v2 where the driver has it (CUDA 12.8 and later; 13 has only it), else cuEventElapsedTime
 using cuEventElapsedTime_t = CUresult (*)(float*, CUevent, CUevent);
-using cuEventDestroy_t = CUresult (*)(CUevent);
 
 } // namespace cudnnctl::abi

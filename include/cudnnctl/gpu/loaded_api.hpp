@@ -17,56 +17,13 @@ namespace cudnnctl {
 struct Api {
   bool has_graph_api() const { return backend_create && backend_destroy && backend_finalize && backend_set && backend_get && backend_execute; }
 
-  abi::cudnnCreate_t create;
-  abi::cudnnDestroy_t destroy;
-  abi::cudnnSetStream_t set_stream;
-  abi::cudnnCreateTensorDescriptor_t create_tensor;
-  abi::cudnnDestroyTensorDescriptor_t destroy_tensor;
-  abi::cudnnSetTensor4dDescriptor_t set_tensor;
-  abi::cudnnCreateFilterDescriptor_t create_filter;
-  abi::cudnnDestroyFilterDescriptor_t destroy_filter;
-  abi::cudnnSetFilter4dDescriptor_t set_filter;
-  abi::cudnnCreateConvolutionDescriptor_t create_conv;
-  abi::cudnnDestroyConvolutionDescriptor_t destroy_conv;
-  abi::cudnnSetConvolution2dDescriptor_t set_conv;
-  abi::cudnnSetConvolutionMathType_t set_math;
-  abi::cudnnGetConvolution2dForwardOutputDim_t output_dim;
-  abi::cudnnGetConvolutionForwardAlgorithm_v7_t get_algo;
-  abi::cudnnFindConvolutionForwardAlgorithmEx_t find_algo;
-  abi::cudnnConvolutionForward_t forward;
-  // the unfused bias + ReLU after a convolution (legacy API)
-  abi::cudnnAddTensor_t add_tensor;
-  abi::cudnnCreateActivationDescriptor_t create_act;
-  abi::cudnnDestroyActivationDescriptor_t destroy_act;
-  abi::cudnnSetActivationDescriptor_t set_act;
-  abi::cudnnActivationForward_t act_forward;
-  // optional: the graph API (absent before cuDNN 8) and cuDNN 9's last error text
-  abi::cudnnBackendCreateDescriptor_t backend_create;
-  abi::cudnnBackendDestroyDescriptor_t backend_destroy;
-  abi::cudnnBackendFinalize_t backend_finalize;
-  abi::cudnnBackendSetAttribute_t backend_set;
-  abi::cudnnBackendGetAttribute_t backend_get;
-  abi::cudnnBackendExecute_t backend_execute;
-  abi::cudnnGetLastErrorString_t last_error;
-  abi::cuInit_t cu_init;
-  abi::cuDeviceGet_t device_get;
-  abi::cuDeviceGetName_t device_name;
-  abi::cuDeviceGetAttribute_t device_attr;
-  abi::cuDevicePrimaryCtxRetain_t ctx_retain;
-  abi::cuDevicePrimaryCtxRelease_t ctx_release;
-  abi::cuCtxSetCurrent_t ctx_set;
-  abi::cuMemAlloc_t mem_alloc;
-  abi::cuMemFree_t mem_free;
-  abi::cuMemcpyHtoDAsync_t htod_async;
-  abi::cuMemcpyDtoH_t dtoh;
-  abi::cuStreamCreate_t stream_create;
-  abi::cuStreamSynchronize_t stream_sync;
-  abi::cuStreamDestroy_t stream_destroy;
-  abi::cuEventCreate_t event_create;
-  abi::cuEventRecord_t event_record;
-  abi::cuEventSynchronize_t event_sync;
+  // one member per function of gpu/abi.hpp's lists, of that function's type
+#define CUDNNCTL_API_MEMBER(member, name, ...) abi::name##_t member;
+  CUDNNCTL_CUDNN_REQUIRED(CUDNNCTL_API_MEMBER)
+  CUDNNCTL_CUDNN_OPTIONAL(CUDNNCTL_API_MEMBER)
+  CUDNNCTL_DRIVER_REQUIRED(CUDNNCTL_API_MEMBER)
+#undef CUDNNCTL_API_MEMBER
   abi::cuEventElapsedTime_t elapsed;
-  abi::cuEventDestroy_t event_destroy;
 };
 
 /// Every function of Api from the two loaded libraries; names of required ones that are missing are
