@@ -47,6 +47,8 @@ std::string reinstall_text(const Bundle& b) {
 
 } // namespace
 
+namespace {
+
 void check_bundles_found(const DoctorFacts& f, Checks& out) {
   const auto& g = f.bundles;
   if (!f.tk() || !g.gathered) return;
@@ -179,6 +181,18 @@ void check_bundles_versions(const DoctorFacts& f, Checks& out) {
                         b.cudnn_major ? std::to_string(b.cudnn_major) : std::string("?"));
     out.push_back(std::move(c));
   }
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& bundles_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"bundles.found", 2, need_bundles, &check_bundles_found, "the framework-bundled cuDNN folders (found as `cudnnctl bundle list` finds them: --site, else $VIRTUAL_ENV, $CONDA_PREFIX and the site-packages python3 and python report), with owner, version and state, and which copy each framework loads; where it looked when there are none", ""},
+      {"bundles.shadow", 2, need_bundles, &check_bundles_shadow, "a bundle of the toolkit's cuDNN major that its framework loads first, so the toolkit's copy is never used by it (fix: `cudnnctl bundle unbundle` or `bundle swap` of that folder)", ""},
+      {"bundles.state", 2, need_bundles, &check_bundles_state, "each bundle's state: modified (its files edited by hand, not by cudnnctl) and reverted (the package manager put its files back after a cudnnctl swap or unbundle) warn", ""},
+      {"bundles.versions", 2, need_bundles, &check_bundles_versions, "a bundle of another cuDNN major or CUDA major than the toolkit's, naming both", ""},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -32,6 +32,8 @@ bool gpu_usable(const DoctorFacts& f) {
 }
 
 // lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
+namespace {
+
 void check_driver_stubs_on_path(const DoctorFacts& f, Checks& out) {
   if (!f.tk() || f.stub_dirs.empty()) return;
   out.push_back(make_check("driver.stubs_on_path", 4, CheckStatus::warn,
@@ -122,6 +124,18 @@ void check_device(const DoctorFacts& f, Checks& out) {
                              fmt::format("cudnnCreate returned {}{}", cudnn_status_name(*p->create_status, f.major.value_or(9)),
                                          p->last_error.empty() ? "" : ": " + p->last_error),
                              "device.create"));
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& driver_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"driver.stubs_on_path", 4, need_driver_files, &check_driver_stubs_on_path, "a stubs folder holding libcuda.so on LD_LIBRARY_PATH or in the ld.so cache", ""},
+      {"driver.library", 4, need_probe | need_driver_files, &check_driver_library, "the driver library (libcuda.so.1, nvcuda.dll): none, the toolkit's stub, cuInit's result", "driver.skipped"},
+      {"driver.version", 4, need_probe | need_driver_files, &check_driver_version, "the driver version against NVIDIA's minimum for this cuDNN and CUDA major (from the catalog)", ""},
+      {"device.arch", 4, need_probe, &check_device, "each GPU's compute capability against what this cuDNN supports; cudnnCreate with its status decoded", "device.create"},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -24,6 +24,8 @@ std::string t_dll_dir(const DoctorFacts& f) {
 } // namespace
 
 // a transaction cudnnctl did not finish (killed mid-install), and staging folders of runs that died
+namespace {
+
 void check_files_interrupted(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;
@@ -245,6 +247,24 @@ void check_files_frameworks(const DoctorFacts& f, Checks& out) {
   else
     out.push_back(make_check("files.frameworks", 2, CheckStatus::warn,
                              fmt::format("{} other cuDNN: {}", f.frameworks.size(), fmt::join(f.frameworks, "; ")), "files.frameworks"));
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& files_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"files.interrupted", 2, need_toolkit, &check_files_interrupted, "a cudnnctl transaction that did not finish: a journal left mid-apply (fail, with the command that rolls it back), clean-up or staging folders left (warn)", ""},
+      {"files.cudnn", 2, need_toolkit, &check_files_cudnn, "the cuDNN libraries in the toolkit and their majors", ""},
+      {"files.stale", 2, need_toolkit, &check_files_stale, "sub-libraries of another major (cuDNN 8's cudnn_ops_infer64_8.dll) and older copies of this major", ""},
+      {"files.complete", 2, need_toolkit, &check_files_complete, "the complete set of sub-libraries for the release (found by pattern; the core set required)", ""},
+      {"files.dlls", 2, need_toolkit, &check_files_dlls, "Windows DLLs read as PE files: damaged, 32-bit, cuDNN imports missing, zlibwapi.dll for 8.x", ""},
+      {"files.headers", 2, need_toolkit, &check_files_headers, "the cuDNN headers and the version cudnn_version.h names", ""},
+      {"files.versions", 2, need_toolkit, &check_files_versions, "the headers' version against the libraries' file names (Windows: each DLL's version resource), so a library of another release is named", ""},
+      {"files.receipt", 2, need_receipt, &check_files_receipt, "with an install receipt, every installed file's size and SHA-256 (finds a DLL emptied by antivirus)", ""},
+      {"files.search_path", 2, need_search_path, &check_files_search_path, "which cuDNN copy the loader picks, and every copy that shadows the toolkit's (the cudnnctl path scan)", ""},
+      {"files.frameworks", 2, need_frameworks, &check_files_frameworks, "PyTorch's and pip's own cuDNN copies (venv, conda, ~/.local, the Python on PATH), which their programs load first", ""},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

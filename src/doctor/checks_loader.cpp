@@ -20,6 +20,8 @@ bool linkage_readable(const DoctorFacts& f) {
 
 } // namespace
 
+namespace {
+
 void check_loader_skipped(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;
@@ -115,6 +117,18 @@ void check_loader_load(const DoctorFacts& f, Checks& out) {
       out.push_back(make_check("loader.version", 3, CheckStatus::fail,
                                fmt::format("the loaded library is {} but the header says {}", *p.version, *expected), "loader.version"));
   }
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& loader_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"loader.skipped", 3, need_toolkit, &check_loader_skipped, "why layer 3 cannot run here (no cuDNN library; a toolkit of another OS)", ""},
+      {"loader.needed", 3, need_linkage, &check_loader_needed, "every library's DT_NEEDED (Windows: PE imports) resolved along the loader's real search order", ""},
+      {"loader.runtime_deps", 3, need_linkage, &check_loader_runtime_deps, "the libraries cuDNN opens by name at run time: cuBLASLt and NVRTC of the CUDA major (unversioned libnvrtc.so for 8.x)", ""},
+      {"loader.load", 3, need_probe, &check_loader_load, "the real load in a child process: every sub-library, the main library, cudnnGetVersion, cudnnGetCudartVersion and the cudnn*VersionCheck calls", "loader.version loader.version_checks"},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -7,6 +7,8 @@
 
 namespace cudnnctl {
 
+namespace {
+
 void check_files_glibc_floor(const DoctorFacts& f, Checks& out) {
   const auto& g = f.glibc_floor;
   if (!g.gathered) return;
@@ -47,6 +49,16 @@ void check_files_advisories(const DoctorFacts& f, Checks& out) {
     c.fix = a.workaround;
     out.push_back(std::move(c));
   }
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& release_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"files.glibc_floor", 2, need_toolkit, &check_files_glibc_floor, "Linux: the glibc / libstdc++ floor of the cuDNN libraries (the highest GLIBC_, GLIBCXX_, CXXABI_ versions in their version-needed tables) against this host's", ""},
+      {"files.advisories", 2, need_toolkit, &check_files_advisories, "the installed release against the known-bad cuDNN releases (data/cudnn-advisories.json): what goes wrong, on which GPUs or features, and the release that fixes it", ""},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -13,6 +13,8 @@ Check to_check(const StackFinding& f, const std::string& id, int layer) {
 }
 } // namespace
 
+namespace {
+
 void check_files_cudnn_path(const DoctorFacts& f, Checks& out) {
   if (!f.stack.gathered) return;
   const auto& same = f.stack.same_as_loader_dir;
@@ -32,6 +34,18 @@ void check_driver_compat(const DoctorFacts& f, Checks& out) {
 void check_driver_wsl(const DoctorFacts& f, Checks& out) {
   if (!f.stack.gathered) return;
   for (const auto& finding : check_wsl(f.stack.wsl)) out.push_back(to_check(finding, "driver.wsl", 4));
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& stack_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"files.cudnn_path", 2, need_search_path | need_stack, &check_files_cudnn_path, "CUDNN_PATH (read by cuda-pathfinder, cudnn-frontend, TransformerEngine builds) naming another copy than the loader takes", ""},
+      {"stack.cuda_major", 3, need_stack, &check_stack_cuda_major, "one CUDA major across the stack: cudart, cuBLAS/cuBLASLt and NVRTC of the toolkit, LD_LIBRARY_PATH and pip wheels, and a cuDNN wheel's CUDA major", ""},
+      {"driver.compat", 4, need_stack, &check_driver_compat, "cuda-compat's libcuda.so.1 taken in front of a newer host driver", ""},
+      {"driver.wsl", 4, need_stack, &check_driver_wsl, "under WSL2, a Linux driver's libcuda.so.1 ahead of /usr/lib/wsl/lib, and the copies-not-links there", ""},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -9,6 +9,8 @@
 
 namespace cudnnctl {
 
+namespace {
+
 void check_toolkit_found(const DoctorFacts& f, Checks& out) {
   const auto& t = f.toolkit;
   if (!t.chosen) {
@@ -42,7 +44,6 @@ void check_toolkit_target(const DoctorFacts& f, Checks& out) {
                            "toolkit.target"));
 }
 
-namespace {
 
 // Every set variable as "NAME=value (what it is)"; the names of those that are set.
 std::string describe_cuda_vars(const DoctorFacts& f, const std::string& chosen) {
@@ -59,7 +60,6 @@ std::string describe_cuda_vars(const DoctorFacts& f, const std::string& chosen) 
   return out;
 }
 
-} // namespace
 
 void check_toolkit_cuda_vars(const DoctorFacts& f, Checks& out) {
   if (f.toolkit.cuda_vars.empty()) return;
@@ -97,6 +97,18 @@ void check_toolkit_cuda_vars(const DoctorFacts& f, Checks& out) {
                 : fmt::format("export CUDA_HOME=\"{0}\" CUDA_PATH=\"{0}\"; unset CUDA_ROOT", target);
   }
   out.push_back(std::move(c));
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& toolkit_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"toolkit.found", 1, need_toolkit, &check_toolkit_found, "every CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_PATH_V*, CUDA_HOME, nvcc on PATH, the usual places) and which one is checked, and why", ""},
+      {"toolkit.env", 1, need_toolkit, &check_toolkit_env, "whether CUDA_PATH or CUDA_HOME name another toolkit than the one checked", ""},
+      {"toolkit.cuda_vars", 1, need_toolkit, &check_toolkit_cuda_vars, "CUDA_HOME, CUDA_PATH and CUDA_ROOT: which are set, where each points, whether they agree with each other and with the toolkit checked (cuDNN 9.24 and later reads them itself, in that order)", ""},
+      {"toolkit.target", 1, need_toolkit, &check_toolkit_target, "which OS the tree is for (bin\\*.dll and lib\\x64 against lib64/*.so), against --target when given", ""},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

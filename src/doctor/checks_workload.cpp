@@ -5,6 +5,8 @@
 
 namespace cudnnctl {
 
+namespace {
+
 void check_workload(const DoctorFacts& f, Checks& out) {
   if (!f.tk()) return;
   if (f.offline) {
@@ -55,6 +57,15 @@ void check_workload(const DoctorFacts& f, Checks& out) {
     out.push_back(make_check("workload.conv", 5, CheckStatus::pass,
                              fmt::format("{} layer runs on {}; fp16 best {:.1f} TFLOP/s{}", r->layers.size(), r->device, best,
                                          best_pct ? fmt::format(" ({:.0f}% of peak)", *best_pct) : std::string())));
+}
+
+} // namespace
+
+const std::vector<CheckSpec>& workload_check_rows() {
+  static const std::vector<CheckSpec> rows{
+      {"workload.conv", 5, need_probe | need_workload, &check_workload, "in a child process: a small fp32 convolution checked against a CPU reference, then ResNet-50 layers timed in fp16 NHWC and fp32 NCHW", "workload.correctness workload.skipped"},
+  };
+  return rows;
 }
 
 } // namespace cudnnctl

@@ -66,7 +66,7 @@ Bundle torch_bundle(std::string dir = "/venv/lib/python3.12/site-packages/torch/
 TEST_CASE("bundles.found: where it looked when there is none, and which copy each framework loads", "[doctor][bundles]") {
   auto f = toolkit_facts();
   f.bundles.not_asked = {"python (not on PATH)"};
-  auto none = run_check(f, &check_bundles_found);
+  auto none = run_check(f, "bundles.found");
   REQUIRE(none.size() == 1);
   CHECK(none[0].id == "bundles.found");
   CHECK(none[0].status == CheckStatus::pass);
@@ -77,7 +77,7 @@ TEST_CASE("bundles.found: where it looked when there is none, and which copy eac
   auto unbundled = torch_bundle("/venv2/torch/lib");
   unbundled.state = BundleState::unbundled;
   f.bundles.bundles.push_back(unbundled);
-  auto found = run_check(f, &check_bundles_found);
+  auto found = run_check(f, "bundles.found");
   REQUIRE(found.size() == 1);
   CHECK(found[0].status == CheckStatus::pass);
   CHECK_THAT(found[0].finding, Catch::Contains("2 framework-bundled") &&
@@ -85,19 +85,19 @@ TEST_CASE("bundles.found: where it looked when there is none, and which copy eac
                                    Catch::Contains("'/venv2/torch/lib' (torch 2.5.1): set aside by cudnnctl"));
 
   f.bundles.problems = {"/x/receipt.json is not a file cudnnctl wrote"};
-  auto bad = run_check(f, &check_bundles_found);
+  auto bad = run_check(f, "bundles.found");
   REQUIRE(bad.size() == 1);
   CHECK(bad[0].status == CheckStatus::warn);
   CHECK_THAT(bad[0].finding, Catch::Contains("/x/receipt.json"));
 
   f.bundles.gathered = false;  // a toolkit of another machine: nothing searched, no row
-  CHECK(run_check(f, &check_bundles_found).empty());
+  CHECK(run_check(f, "bundles.found").empty());
 }
 
 TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of the toolkit's, with the commands that change that", "[doctor][bundles]") {
   auto f = toolkit_facts();
   f.bundles.bundles = {torch_bundle("/venv/it's here/torch/lib")};
-  auto out = run_check(f, &check_bundles_shadow);
+  auto out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK(out[0].id == "bundles.shadow");
   CHECK(out[0].status == CheckStatus::warn);
@@ -108,12 +108,12 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
 
   // another CUDA major: unbundle would be refused, so only swap is offered
   f.bundles.bundles[0].cuda_major = 11;
-  out = run_check(f, &check_bundles_shadow);
+  out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("bundle swap") && Catch::Contains("unbundle` is refused here: the framework is built for CUDA 11"));
   CHECK_THAT(out[0].fix, !Catch::Contains("bundle unbundle '/venv"));
   f.bundles.bundles[0].cuda_major = 0;  // unknown: unbundle is refused too
-  out = run_check(f, &check_bundles_shadow);
+  out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("bundle swap") && Catch::Contains("the CUDA major the framework is built for is unknown"));
 
@@ -123,16 +123,16 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
   auto eight = torch_bundle("/old/torch/lib");
   eight.cudnn_major = 8;
   f.bundles.bundles = {aside, eight};
-  CHECK(run_check(f, &check_bundles_shadow).empty());
+  CHECK(run_check(f, "bundles.shadow").empty());
   // a Windows folder is quoted for cmd and PowerShell ("..."), and only when it needs it
   auto win = torch_bundle("C:/Program Files/Python312/Lib/site-packages/torch/lib");
   win.os = Os::windows;
   f.bundles.bundles = {win};
-  out = run_check(f, &check_bundles_shadow);
+  out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap \"C:/Program Files/Python312/Lib/site-packages/torch/lib\" ARCHIVE`"));
   f.bundles.bundles[0].dir = "C:/py/Lib/site-packages/torch/lib";
-  out = run_check(f, &check_bundles_shadow);
+  out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap C:/py/Lib/site-packages/torch/lib ARCHIVE`"));
 }
@@ -159,7 +159,7 @@ TEST_CASE("bundles.state: modified and reverted warn with the way back, the othe
   auto swapped = torch_bundle("/g/torch/lib");
   swapped.state = BundleState::swapped;
   f.bundles.bundles = {modified, modified_after_swap, reverted, conda, original, unrecorded, swapped};
-  const auto out = run_check(f, &check_bundles_state);
+  const auto out = run_check(f, "bundles.state");
   REQUIRE(out.size() == 7);
   for (const auto& c : out) CHECK(c.id == "bundles.state");
 
@@ -196,7 +196,7 @@ TEST_CASE("bundles.versions: another cuDNN major or CUDA major than the toolkit'
   aside.state = BundleState::unbundled;
   aside.cuda_major = 11;
   f.bundles.bundles = {eight, cuda11, same, aside};
-  const auto out = run_check(f, &check_bundles_versions);
+  const auto out = run_check(f, "bundles.versions");
   REQUIRE(out.size() == 3);
   CHECK(out[0].status == CheckStatus::warn);
   CHECK_THAT(out[0].finding, Catch::Contains("cuDNN major 8 (cuDNN 8.9.2.26) and the toolkit cuDNN major 9 (cuDNN 9.1.0)"));

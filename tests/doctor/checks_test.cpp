@@ -81,42 +81,42 @@ TEST_CASE("the check table: unique ids, in layer order, and --layer picks what i
 
 TEST_CASE("layer 2 checks on in-memory facts", "[doctor][checks]") {
   auto f = healthy_linux();
-  CHECK(run_check(f, check_files_cudnn)[0].finding == "cuDNN 9.1.0 in /opt/cuda/lib64");
-  CHECK(run_check(f, check_files_complete)[0].status == CheckStatus::pass);
-  CHECK(run_check(f, check_files_versions)[0].finding == "libraries and header agree on 9.1.0");
-  CHECK(run_check(f, check_files_stale).empty());
-  CHECK(run_check(f, check_files_headers).empty());
+  CHECK(run_check(f, "files.cudnn")[0].finding == "cuDNN 9.1.0 in /opt/cuda/lib64");
+  CHECK(run_check(f, "files.complete")[0].status == CheckStatus::pass);
+  CHECK(run_check(f, "files.versions")[0].finding == "libraries and header agree on 9.1.0");
+  CHECK(run_check(f, "files.stale").empty());
+  CHECK(run_check(f, "files.headers").empty());
 
   f.lib_names.push_back("libcudnn_ops_infer.so.8");
   f.lib_names.push_back("libcudnn_cnn.so.9.2.0");
   std::erase(f.lib_names, "libcudnn_heuristic.so.9");
-  const auto stale = run_check(f, check_files_stale);
+  const auto stale = run_check(f, "files.stale");
   REQUIRE(stale.size() == 1);
   CHECK_THAT(stale[0].finding, Catch::Contains("libcudnn_ops_infer.so.8"));
-  CHECK_THAT(run_check(f, check_files_complete)[0].finding, Catch::Contains("libcudnn_heuristic.so.9"));
-  CHECK(run_check(f, check_files_versions)[0].status == CheckStatus::fail);
+  CHECK_THAT(run_check(f, "files.complete")[0].finding, Catch::Contains("libcudnn_heuristic.so.9"));
+  CHECK(run_check(f, "files.versions")[0].status == CheckStatus::fail);
 
   DoctorFacts none;
   none.toolkit.chosen = linux_tk();
   none.lib_dir = "/opt/cuda/lib64";
-  CHECK(run_check(none, check_files_cudnn)[0].status == CheckStatus::fail);
-  CHECK(run_check(none, check_files_complete).empty());  // nothing more is said about files that are not there
-  CHECK(run_check(none, check_loader_skipped)[0].finding == "skipped: no cuDNN library to load (layer 2)");
+  CHECK(run_check(none, "files.cudnn")[0].status == CheckStatus::fail);
+  CHECK(run_check(none, "files.complete").empty());  // nothing more is said about files that are not there
+  CHECK(run_check(none, "loader.skipped")[0].finding == "skipped: no cuDNN library to load (layer 2)");
 }
 
 TEST_CASE("layer 3 (Linux model) on in-memory facts: unresolved and unreadable libraries", "[doctor][checks]") {
   auto f = healthy_linux();
   f.linkage.needed = {{"libcudnn_ops.so.9", "libz.so.1", "/lib/x86_64-linux-gnu/libz.so.1", "default folder"},
                       {"libcudnn_graph.so.9", "libstdc++.so.6", "/usr/lib/libstdc++.so.6", "ld.so cache"}};
-  CHECK(run_check(f, check_loader_needed)[0].finding == "all 2 static dependencies resolve");
+  CHECK(run_check(f, "loader.needed")[0].finding == "all 2 static dependencies resolve");
   f.linkage.needed[0].found_at.clear();
-  const auto c = run_check(f, check_loader_needed);
+  const auto c = run_check(f, "loader.needed");
   CHECK(c[0].status == CheckStatus::fail);
   CHECK_THAT(c[0].finding, Catch::Contains("libcudnn_ops.so.9 needs libz.so.1"));
   f.linkage.runtime_missing = {{"libnvrtc.so.12", "the runtime-compiled engines"}};
-  CHECK(run_check(f, check_loader_runtime_deps)[0].status == CheckStatus::warn);
+  CHECK(run_check(f, "loader.runtime_deps")[0].status == CheckStatus::warn);
   f.offline = true;
-  CHECK(run_check(f, check_loader_load)[0].status == CheckStatus::skip);
+  CHECK(run_check(f, "loader.load")[0].status == CheckStatus::skip);
 }
 
 TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor][checks]") {
@@ -126,10 +126,10 @@ TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor]
   p.driver_loaded = false;
   p.driver_error = "libcuda.so.1: cannot open shared object file";
   f.probe = p;
-  CHECK(run_check(f, check_driver_library)[0].id == "driver.library");
-  CHECK(run_check(f, check_driver_library)[0].status == CheckStatus::skip);
-  CHECK(run_check(f, check_driver_version).empty());
-  CHECK(run_check(f, check_workload)[0].finding == "skipped: layer 4 found no usable GPU");
+  CHECK(run_check(f, "driver.library")[0].id == "driver.library");
+  CHECK(run_check(f, "driver.library")[0].status == CheckStatus::skip);
+  CHECK(run_check(f, "driver.version").empty());
+  CHECK(run_check(f, "workload.conv")[0].finding == "skipped: layer 4 found no usable GPU");
   p.driver_loaded = true;
   p.cu_init = 0;
   p.devices = {{"NVIDIA H200", 9, 0}};
@@ -141,8 +141,8 @@ TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor]
   row.min_driver_linux = "525.60.13";
   row.compute_capabilities = {"5.0", "9.0"};
   f.support = {row};
-  CHECK(run_check(f, check_driver_version)[0].finding == "driver 550.54.14 >= 525.60.13 (NVIDIA's minimum)");
-  const auto dev = run_check(f, check_device);
+  CHECK(run_check(f, "driver.version")[0].finding == "driver 550.54.14 >= 525.60.13 (NVIDIA's minimum)");
+  const auto dev = run_check(f, "device.arch");
   REQUIRE(dev.size() == 2);
   CHECK(dev[0].status == CheckStatus::pass);
   CHECK(dev[1].id == "device.create");
@@ -160,7 +160,7 @@ TEST_CASE("no driver on Windows: the finding names nvcuda.dll and the cause and 
   p.driver_loaded = false;
   p.driver_error = "nvcuda.dll: Module not found. (Windows error 126)";
   f.probe = p;
-  const auto drv = run_check(f, check_driver_library);
+  const auto drv = run_check(f, "driver.library");
   REQUIRE(drv.size() == 1);
   CHECK(drv[0].status == CheckStatus::skip);
   CHECK_THAT(drv[0].finding, Catch::Contains("no NVIDIA driver") && Catch::Contains("nvcuda.dll"));
@@ -170,7 +170,7 @@ TEST_CASE("no driver on Windows: the finding names nvcuda.dll and the cause and 
   f.offline = true;
   f.win.system32 = "C:/Windows/System32";
   f.win.files.dirs["C:/Windows/System32"] = {"kernel32.dll"};
-  const auto offline = run_check(f, check_driver_library);
+  const auto offline = run_check(f, "driver.library");
   REQUIRE(offline.size() == 1);
   CHECK(offline[0].cause == drv[0].cause);
   CHECK(offline[0].fix == drv[0].fix);
@@ -178,7 +178,7 @@ TEST_CASE("no driver on Windows: the finding names nvcuda.dll and the cause and 
   auto linux_f = healthy_linux();
   p.driver_error = "libcuda.so.1: cannot open shared object file";
   linux_f.probe = p;
-  CHECK_THAT(run_check(linux_f, check_driver_library)[0].fix, Catch::Contains("docker --gpus all"));
+  CHECK_THAT(run_check(linux_f, "driver.library")[0].fix, Catch::Contains("docker --gpus all"));
 }
 
 TEST_CASE("native Windows uses the Windows loader model: PE imports along the DLL search order", "[doctor][checks]") {
@@ -211,20 +211,20 @@ TEST_CASE("native Windows uses the Windows loader model: PE imports along the DL
   gather_driver(f, env, sys);
   CHECK(f.driver_version == "552.22");
 
-  const auto needed = run_check(f, check_loader_needed);
+  const auto needed = run_check(f, "loader.needed");
   REQUIRE(needed.size() == 1);
   CHECK(needed[0].status == CheckStatus::pass);
   CHECK_THAT(needed[0].finding, Catch::Contains("imports of the cuDNN DLLs resolve"));
-  const auto rt = run_check(f, check_loader_runtime_deps);
+  const auto rt = run_check(f, "loader.runtime_deps");
   REQUIRE(rt.size() == 1);
   CHECK_THAT(rt[0].finding, Catch::Contains("cublasLt64_12.dll") && !Catch::Contains(".so"));
   // not offline: the real load is the probe's, not the offline "nothing is loaded"
-  CHECK(run_check(f, check_loader_load).empty());
+  CHECK(run_check(f, "loader.load").empty());
   ProbeResult p;
   p.version = 90100;
   p.loads = {{"cudnn_graph64_9.dll", true, {}}, {"cudnn64_9.dll", true, {}}};
   f.probe = p;
-  CHECK(run_check(f, check_loader_load)[0].status == CheckStatus::pass);
+  CHECK(run_check(f, "loader.load")[0].status == CheckStatus::pass);
 }
 
 TEST_CASE("only layer 2 starts no child process and a full run probes once", "[doctor][checks]") {
@@ -253,9 +253,9 @@ TEST_CASE("files.receipt: all listed files match, but cuDNN files the receipt do
   f.receipt.state = ReceiptFacts::State::ok;
   f.receipt.files = 32;
   f.receipt.canonical_name = "cudnn-linux-x86_64-9.1.0.70_cuda12-archive.tar.xz";
-  CHECK(run_check(f, check_files_receipt)[0].status == CheckStatus::pass);
+  CHECK(run_check(f, "files.receipt")[0].status == CheckStatus::pass);
   f.receipt.unlisted = {"lib64/libcudnn_engines_tensor_ir.so.9", "lib64/libcudnn_ext.so.9"};
-  const auto c = run_check(f, check_files_receipt);
+  const auto c = run_check(f, "files.receipt");
   REQUIRE(c.size() == 1);
   CHECK(c[0].status == CheckStatus::warn);
   CHECK_THAT(c[0].finding, Catch::Contains("2 cuDNN files") && Catch::Contains("lib64/libcudnn_ext.so.9") &&

@@ -28,9 +28,8 @@ DoctorFacts with_toolkit(const std::string& root, unsigned minor) {
   return f;
 }
 
-Check only(const DoctorFacts& f, CheckFn fn) {
-  Checks out;
-  fn(f, out);
+Check only(const DoctorFacts& f, std::string_view id) {
+  const auto out = run_check(f, id);
   REQUIRE(out.size() == 1);
   return out.front();
 }
@@ -44,14 +43,14 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
     gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{}), sys);
-    const auto c = only(f, &check_toolkit_cuda_vars);
+    const auto c = only(f, "toolkit.cuda_vars");
     CHECK(c.status == CheckStatus::pass);
     CHECK(c.finding == "none of CUDA_HOME, CUDA_PATH, CUDA_ROOT is set");
   }
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
     gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_HOME", "/opt/cuda-13.0"}, {"CUDA_ROOT", "/opt/cuda-13.0/"}}), sys);
-    const auto c = only(f, &check_toolkit_cuda_vars);
+    const auto c = only(f, "toolkit.cuda_vars");
     CHECK(c.status == CheckStatus::pass);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_HOME=/opt/cuda-13.0 (the checked toolkit)") && Catch::Contains("CUDA_PATH not set") &&
                               Catch::Contains("CUDA_ROOT=/opt/cuda-13.0/ (the checked toolkit)") && Catch::Contains("they agree"));
@@ -59,7 +58,7 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
     gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_HOME", "/opt/cuda-12.4"}, {"CUDA_PATH", "/opt/cuda-13.0"}}), sys);
-    const auto c = only(f, &check_toolkit_cuda_vars);
+    const auto c = only(f, "toolkit.cuda_vars");
     CHECK(c.status == CheckStatus::warn);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_HOME=/opt/cuda-12.4 (another folder than the checked toolkit)"));
     CHECK_THAT(c.fix, Catch::Contains("export CUDA_HOME=\"/opt/cuda-13.0\" CUDA_PATH=\"/opt/cuda-13.0\"; unset CUDA_ROOT"));
@@ -67,7 +66,7 @@ TEST_CASE("toolkit.cuda_vars: none set, all agreeing, disagreeing, naming no fol
   {
     auto f = with_toolkit("/opt/cuda-13.0", 19);
     gather_cuda_vars(f, platform::MapEnvironment(std::map<std::string, std::string>{{"CUDA_ROOT", "/nowhere"}, {"CUDA_HOME", ""}}), sys);
-    const auto c = only(f, &check_toolkit_cuda_vars);
+    const auto c = only(f, "toolkit.cuda_vars");
     CHECK(c.status == CheckStatus::warn);
     CHECK_THAT(c.finding, Catch::Contains("CUDA_ROOT=/nowhere (not a folder)") && Catch::Contains("CUDA_HOME not set"));
   }
@@ -80,10 +79,10 @@ TEST_CASE("toolkit.cuda_vars: cuDNN 9.24 and later read the variables itself", "
   const platform::MapEnvironment env(std::map<std::string, std::string>{{"CUDA_PATH", "/opt/cuda-12.4"}});
   auto old = with_toolkit("/opt/cuda-13.0", 19);
   gather_cuda_vars(old, env, sys);
-  CHECK(only(old, &check_toolkit_cuda_vars).status == CheckStatus::pass);  // toolkit.env says it for 9.19; cuDNN ignores it
+  CHECK(only(old, "toolkit.cuda_vars").status == CheckStatus::pass);  // toolkit.env says it for 9.19; cuDNN ignores it
   auto reads = with_toolkit("/opt/cuda-13.0", 24);
   gather_cuda_vars(reads, env, sys);
-  const auto c = only(reads, &check_toolkit_cuda_vars);
+  const auto c = only(reads, "toolkit.cuda_vars");
   CHECK(c.status == CheckStatus::warn);
   CHECK_THAT(c.finding, Catch::Contains("reads them itself, CUDA_PATH first"));
 }
@@ -103,11 +102,11 @@ TEST_CASE("files.glibc_floor: the toolkit's libraries read through the seam, aga
   REQUIRE(f.glibc_floor.gathered);
   CHECK(f.glibc_floor.floor.libraries == 2);  // the versioned twins are not read again
   f.glibc_floor.host = host_versions_from(std::string("2.36"), {"GLIBCXX_3.4.30"}, "");
-  const auto ok = only(f, &check_files_glibc_floor);
+  const auto ok = only(f, "files.glibc_floor");
   CHECK(ok.status == CheckStatus::pass);
   CHECK_THAT(ok.finding, Catch::Contains("GLIBC_2.27 (libcudnn_cnn.so.9), GLIBCXX_3.4.11 (libcudnn.so.9)") && Catch::Contains("GLIBC_2.36"));
   f.glibc_floor.host = host_versions_from(std::string("2.17"), {"GLIBCXX_3.4.19"}, "");
-  const auto low = only(f, &check_files_glibc_floor);
+  const auto low = only(f, "files.glibc_floor");
   CHECK(low.status == CheckStatus::fail);
   CHECK_THAT(low.finding, Catch::Contains("libcudnn_cnn.so.9 needs GLIBC_2.27 (host: GLIBC_2.17)"));
   CHECK_FALSE(low.fix.empty());
@@ -115,11 +114,10 @@ TEST_CASE("files.glibc_floor: the toolkit's libraries read through the seam, aga
 
 TEST_CASE("files.advisories: a release in a known-bad range warns with the fixing release", "[doctor][advisories]") {
   auto bad = with_toolkit("/opt/cuda", 12);
-  Checks out;
-  check_files_advisories(bad, out);
+  const auto out = run_check(bad, "files.advisories");
   REQUIRE(out.size() == 3);
   for (const auto& c : out) CHECK(c.status == CheckStatus::warn);
   CHECK_THAT(out.front().finding, Catch::Contains("fixed in 9.16.0"));
-  const auto good = only(with_toolkit("/opt/cuda", 19), &check_files_advisories);
+  const auto good = only(with_toolkit("/opt/cuda", 19), "files.advisories");
   CHECK(good.status == CheckStatus::pass);
 }

@@ -4,16 +4,22 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+
+#include <catch2/catch.hpp>
 
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/system.hpp"
 
 namespace cudnnctl::testing {
 
-/// One check of the table run alone on `f`: what it reports.
-inline Checks run_check(const DoctorFacts& f, CheckFn fn) {
+/// The table's row for `id` run alone on `f`: what it reports. No such row fails the test.
+inline Checks run_check(const DoctorFacts& f, std::string_view id) {
+  const auto* row = find_check(id);
+  REQUIRE(row);
+  REQUIRE(row->id == id);
   Checks out;
-  fn(f, out);
+  row->run(f, out);
   return out;
 }
 

@@ -4,7 +4,7 @@
 
 using namespace cudnnctl;
 
-TEST_CASE("the check's inputs are fixed patterns in [-6/8, 6/8] and [-5, 5]·step", "[conv_check]") {
+TEST_CASE("the check inputs are fixed sign-mixed patterns that fp16 holds exactly", "[conv_check]") {
   const ConvShape s{"check", 1, 4, 6, 6, 4, 3, 3, 1, 1};
   const auto d = conv_check_data(s, 1.f / 4.f, false);
   REQUIRE(d.x.size() == 1u * 4 * 6 * 6);
@@ -15,13 +15,14 @@ TEST_CASE("the check's inputs are fixed patterns in [-6/8, 6/8] and [-5, 5]·ste
   CHECK(d.x[1] == 1.f / 8.f);   // (7 mod 13) - 6
   CHECK(d.x[2] == -5.f / 8.f);  // (14 mod 13) - 6
   CHECK(d.w[1] == 0.f);         // (5 mod 11) - 5
-  CHECK(d.w[3] == 1.f / 4.f);   // (15 mod 11) - 5
+  CHECK(d.w[2] == 5.f / 4.f);   // (10 mod 11) - 5
+  CHECK(d.w[3] == -1.f / 4.f);  // (15 mod 11) - 5
   for (float v : d.x) CHECK((v >= -0.75f && v <= 0.75f));
   const auto b = conv_check_data({"b", 1, 8, 6, 6, 8, 3, 3, 1, 1}, 1.f / 16.f, true);
   CHECK(b.bias == std::vector<float>{-1.f, -0.5f, 0.f, 0.5f, 1.f, -1.f, -0.5f, 0.f});
 }
 
-TEST_CASE("the verdict holds the GPU's result against the CPU's, within the tolerances", "[conv_check]") {
+TEST_CASE("the verdict holds the GPU result against the CPU result within the tolerances", "[conv_check]") {
   auto d = conv_check_data({"check", 1, 2, 4, 4, 2, 3, 3, 1, 1}, 1.f / 4.f, false);
   CHECK_FALSE(judge_check(d, 1e-3, 0).ok);  // no result read back
   CHECK(judge_check(d, 1e-3, 0).max_error == 1e30);

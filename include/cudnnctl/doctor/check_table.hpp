@@ -2,8 +2,8 @@
 // The doctor's checks, one table. Each row is a function over DoctorFacts (doctor/checks_<layer>.cpp)
 // with its id, layer and what it needs gathered. `--layer` and `--offline` pick rows, and the rows picked
 // decide what is gathered (no probe or GPU workload unless a picked row needs it).
-// Adding a check: write `void check_x(const DoctorFacts&, Checks&)` in the layer's file, declare it below,
-// and add one row to the table in check_table.cpp.
+// Adding a check: write `void check_x(const DoctorFacts&, Checks&)` in the layer's file and add its row to
+// that file's rows (the function at its end); nothing else names it. docs/doctor.md's list is generated.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,44 +53,15 @@ std::string doctor_checks_markdown();
 Check make_check(std::string id, int layer, CheckStatus status, std::string finding, std::string_view signature_id = {});
 
 
-// layer 1: checks_toolkit.cpp
-void check_toolkit_found(const DoctorFacts&, Checks&);
-void check_toolkit_env(const DoctorFacts&, Checks&);
-void check_toolkit_target(const DoctorFacts&, Checks&);
-void check_toolkit_cuda_vars(const DoctorFacts&, Checks&);
-// layer 2: checks_files.cpp
-void check_files_interrupted(const DoctorFacts&, Checks&);
-void check_files_cudnn(const DoctorFacts&, Checks&);
-void check_files_stale(const DoctorFacts&, Checks&);
-void check_files_complete(const DoctorFacts&, Checks&);
-void check_files_dlls(const DoctorFacts&, Checks&);
-void check_files_headers(const DoctorFacts&, Checks&);
-void check_files_versions(const DoctorFacts&, Checks&);
-void check_files_receipt(const DoctorFacts&, Checks&);
-void check_files_search_path(const DoctorFacts&, Checks&);
-void check_files_frameworks(const DoctorFacts&, Checks&);
-void check_files_cudnn_path(const DoctorFacts&, Checks&);   // checks_stack.cpp
-void check_files_glibc_floor(const DoctorFacts&, Checks&);  // checks_release.cpp
-void check_files_advisories(const DoctorFacts&, Checks&);   // checks_release.cpp
-void check_bundles_found(const DoctorFacts&, Checks&);      // checks_bundles.cpp
-void check_bundles_shadow(const DoctorFacts&, Checks&);     // checks_bundles.cpp
-void check_bundles_state(const DoctorFacts&, Checks&);      // checks_bundles.cpp
-void check_bundles_versions(const DoctorFacts&, Checks&);   // checks_bundles.cpp
-// layer 3: checks_loader.cpp
-void check_loader_skipped(const DoctorFacts&, Checks&);
-void check_loader_needed(const DoctorFacts&, Checks&);
-void check_loader_runtime_deps(const DoctorFacts&, Checks&);
-void check_loader_load(const DoctorFacts&, Checks&);
-void check_stack_cuda_major(const DoctorFacts&, Checks&);   // checks_stack.cpp
-// layer 4: checks_driver.cpp
-void check_driver_stubs_on_path(const DoctorFacts&, Checks&);
-void check_driver_library(const DoctorFacts&, Checks&);
-void check_driver_version(const DoctorFacts&, Checks&);
-void check_device(const DoctorFacts&, Checks&);
-void check_driver_compat(const DoctorFacts&, Checks&);      // checks_stack.cpp
-void check_driver_wsl(const DoctorFacts&, Checks&);         // checks_stack.cpp
-// layer 5: checks_workload.cpp
-void check_workload(const DoctorFacts&, Checks&);
+// Each layer file's rows, defined beside its checks; check_table() orders them by layer, then in this order.
+const std::vector<CheckSpec>& toolkit_check_rows();   // checks_toolkit.cpp: layer 1
+const std::vector<CheckSpec>& files_check_rows();     // checks_files.cpp: layer 2
+const std::vector<CheckSpec>& release_check_rows();   // checks_release.cpp: the glibc floor, known-bad releases (2)
+const std::vector<CheckSpec>& bundles_check_rows();   // checks_bundles.cpp: framework bundles (2)
+const std::vector<CheckSpec>& loader_check_rows();    // checks_loader.cpp: layer 3
+const std::vector<CheckSpec>& driver_check_rows();    // checks_driver.cpp: layer 4
+const std::vector<CheckSpec>& stack_check_rows();     // checks_stack.cpp: CUDNN_PATH (2), one CUDA major (3), compat, WSL (4)
+const std::vector<CheckSpec>& workload_check_rows();  // checks_workload.cpp: layer 5
 
 /// Whether the probe reached a usable GPU (layer 4 passed its driver and device steps): the workload runs only then.
 bool gpu_usable(const DoctorFacts& f);
