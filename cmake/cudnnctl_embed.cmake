@@ -1,5 +1,5 @@
 # cudnnctl_embed(<out-var> <input file> <symbol>): a build step that turns a data file into a C++ source defining
-# cudnnctl::embedded::<symbol>[] and <symbol>_size (cmake/embed_file.cmake), rebuilt when the file changes; the
+# std::string_view cudnnctl::embedded::<symbol>() (cmake/embed_file.cmake), rebuilt when the file changes; the
 # source's path goes into <out-var>. The main build and the Windows test build (tests/windows) both use it.
 set(CUDNNCTL_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/embed_file.cmake)
 function(cudnnctl_embed out_var input symbol)

@@ -4,9 +4,8 @@
 #include <nlohmann/json.hpp>
 
 namespace cudnnctl::embedded {
-extern const unsigned char advisories_json[];
-extern const std::size_t advisories_json_size;
-} // namespace cudnnctl::embedded
+std::string_view advisories_json();  // data/cudnn-advisories.json, embedded by CMake
+}
 
 namespace cudnnctl {
 
@@ -65,8 +64,7 @@ Result<std::vector<Advisory>> parse_advisories(std::string_view json_text, const
 
 const std::vector<Advisory>& builtin_advisories() {
   static const std::vector<Advisory> table = [] {
-    auto parsed = parse_advisories(
-        std::string_view(reinterpret_cast<const char*>(embedded::advisories_json), embedded::advisories_json_size), "built-in advisory table");
+    auto parsed = parse_advisories(embedded::advisories_json(), "built-in advisory table");
     return parsed ? std::move(*parsed) : std::vector<Advisory>{};  // tests/catalog checks that it parses
   }();
   return table;

@@ -13,9 +13,8 @@
 namespace cudnnctl {
 
 namespace embedded {
-extern const unsigned char catalog_json[];
-extern const std::size_t catalog_json_size;
-} // namespace embedded
+std::string_view catalog_json();  // data/cudnn-catalog.json, embedded by CMake
+}
 
 namespace {
 
@@ -141,7 +140,7 @@ const LegacyPin* Catalog::legacy_pin(std::string_view filename) const {
 
 const Catalog& Catalog::embedded() {
   static const Catalog catalog = [] {
-    auto parsed = parse(std::string_view(reinterpret_cast<const char*>(embedded::catalog_json), embedded::catalog_json_size),
+    auto parsed = parse(embedded::catalog_json(),
                         "(built in)");
     // The build validated this file (tests parse it); a failure here is a broken build.
     return parsed ? std::move(*parsed) : Catalog{};

@@ -1,6 +1,8 @@
 #pragma once
-// The failure signatures the doctor knows: one table, used by the doctor for every cause and fix it
-// prints, and by `cudnnctl __generate troubleshooting` for docs/troubleshooting.md (one source of the text).
+// The failure signatures the doctor knows: one table (data/failure-signatures.json, embedded), used by the
+// doctor for every cause and fix it prints, by explain and trace, and by `cudnnctl __generate
+// troubleshooting` for docs/troubleshooting.md (one source of the text).
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +23,9 @@ struct Signature {
 std::span<const Signature> signatures();
 /// The signature with this id; a missing id is a programming error (terminates).
 const Signature& signature(std::string_view id);
+/// What is wrong with a failure-signature table in data/failure-signatures.json's format (a missing or
+/// empty field, an id twice, a layer outside 1-5, not JSON), or nothing when it is sound.
+std::optional<std::string> signature_table_problem(std::string_view json_text);
 /// docs/troubleshooting.md, generated from the table.
 std::string troubleshooting_markdown();
 
