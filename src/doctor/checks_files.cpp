@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
@@ -137,8 +138,8 @@ void check_files_dlls(const DoctorFacts& f, Checks& out) {
       problems.push_back(fmt::format("{} is an {} DLL in an {} toolkit: its programs cannot load it (Windows error 193)", d,
                                      pe_machine_name(pe->machine), pe_machine_name(want)));
     for (const auto& imp : pe->imports) {
-      const auto li = to_lower_ascii(imp);
-      if ((li.starts_with("cudnn") || li == "zlibwapi.dll") && !present(imp)) problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
+      if ((classify_cudnn_file(imp, Os::windows) || to_lower_ascii(imp) == "zlibwapi.dll") && !present(imp))
+        problems.push_back(fmt::format("{} imports {}, which is missing", d, imp));
     }
   }
   if (*f.major == 8 && !present("zlibwapi.dll"))
@@ -255,7 +256,7 @@ const std::vector<CheckSpec>& files_check_rows() {
   static const std::vector<CheckSpec> rows{
       {"files.interrupted", 2, need_toolkit, &check_files_interrupted, "a cudnnctl transaction that did not finish: a journal left mid-apply (fail, with the command that rolls it back), clean-up or staging folders left (warn)", ""},
       {"files.cudnn", 2, need_toolkit, &check_files_cudnn, "the cuDNN libraries in the toolkit and their majors", ""},
-      {"files.stale", 2, need_toolkit, &check_files_stale, "sub-libraries of another major (cuDNN 8's cudnn_ops_infer64_8.dll) and older copies of this major", ""},
+      {"files.stale", 2, need_toolkit, &check_files_stale, "sub-libraries of another major (cuDNN 8's *_infer and *_train files beside cuDNN 9) and older copies of this major", ""},
       {"files.complete", 2, need_toolkit, &check_files_complete, "the complete set of sub-libraries for the release (found by pattern; the core set required)", ""},
       {"files.dlls", 2, need_toolkit, &check_files_dlls, "Windows DLLs read as PE files: damaged, 32-bit, cuDNN imports missing, zlibwapi.dll for 8.x", ""},
       {"files.headers", 2, need_toolkit, &check_files_headers, "the cuDNN headers and the version cudnn_version.h names", ""},
