@@ -137,7 +137,10 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
         if (n != "torch") continue;
         const auto lib = utf8_of(sp / path_from_utf8(n) / "lib");
         const auto names = sys.list_dir(lib);
-        if (std::any_of(names.begin(), names.end(), [&](const std::string& x) { return classify_cudnn_file(x, f.host_os).has_value(); }))
+        if (std::any_of(names.begin(), names.end(), [](const std::string& x) {
+              // either OS's names: Windows-layout environments (Lib/site-packages) are read on every host
+              return classify_cudnn_file(x, Os::linux_os).has_value() || classify_cudnn_file(x, Os::windows).has_value();
+            }))
           f.frameworks.push_back(fmt::format("PyTorch's own cuDNN in {}", lib));
       }
     }
