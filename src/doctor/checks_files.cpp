@@ -1,11 +1,14 @@
 // Layer 2: the files in the toolkit, the receipt, the search path and other copies of cuDNN.
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/env/display_path.hpp"
@@ -241,13 +244,28 @@ void check_files_search_path(const DoctorFacts& f, Checks& out) {
 }
 
 // PyTorch and pip wheels carry their own cuDNN, which their programs load first.
+// The copies the bundles.* checks do not already report (other environments than the ones the bundle
+// scan read), so one copy is named once.
 void check_files_frameworks(const DoctorFacts& f, Checks& out) {
   if (!files_toolkit(f) || !f.frameworks_scanned) return;
-  if (f.frameworks.empty())
+  const auto key = [&](const std::string& dir) { return bundle_dir_key(utf8_of(path_from_utf8(dir).lexically_normal()), f.host_os); };
+  std::set<std::string> bundle_dirs;
+  for (const auto& b : f.bundles.bundles) bundle_dirs.insert(key(b.dir));
+  std::vector<std::string> others;
+  for (const auto& c : f.frameworks)
+    if (!bundle_dirs.count(key(c.dir))) others.push_back(fmt::format("{} in {}", c.what, c.dir));
+  if (f.frameworks.empty()) {
     out.push_back(make_check("files.frameworks", 2, CheckStatus::pass, "no framework-bundled cuDNN found (pip nvidia-cudnn wheels, torch/lib)"));
-  else
+  } else if (others.empty()) {
+    out.push_back(make_check("files.frameworks", 2, CheckStatus::pass,
+                             fmt::format("{} framework cuDNN cop{} found, each reported by bundles.found", f.frameworks.size(),
+                                         f.frameworks.size() == 1 ? "y" : "ies")));
+  } else {
     out.push_back(make_check("files.frameworks", 2, CheckStatus::warn,
-                             fmt::format("{} other cuDNN: {}", f.frameworks.size(), fmt::join(f.frameworks, "; ")), "files.frameworks"));
+                             fmt::format("{} other cuDNN{}: {}", others.size(), f.bundles.gathered ? " (besides those bundles.found reports)" : "",
+                                         fmt::join(others, "; ")),
+                             "files.frameworks"));
+  }
 }
 
 } // namespace
@@ -263,7 +281,7 @@ const std::vector<CheckSpec>& files_check_rows() {
       {"files.versions", 2, need_toolkit, &check_files_versions, "the headers' version against the libraries' file names (Windows: each DLL's version resource), so a library of another release is named", ""},
       {"files.receipt", 2, need_receipt, &check_files_receipt, "with an install receipt, every installed file's size and SHA-256 (finds a DLL emptied by antivirus)", ""},
       {"files.search_path", 2, need_search_path, &check_files_search_path, "which cuDNN copy the loader picks, and every copy that shadows the toolkit's (the cudnnctl path scan)", ""},
-      {"files.frameworks", 2, need_frameworks, &check_files_frameworks, "PyTorch's and pip's own cuDNN copies (venv, conda, ~/.local, the Python on PATH), which their programs load first", ""},
+      {"files.frameworks", 2, need_frameworks | need_bundles, &check_files_frameworks, "PyTorch's and pip's own cuDNN copies anywhere on this machine (every venv and conda env, ~/.local, the Python on PATH), which their programs load first; those bundles.found reports are not named again", ""},
   };
   return rows;
 }

@@ -133,7 +133,12 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
       if (!sys.is_dir(utf8_of(sp)) || !seen.insert(utf8_of(fs::weakly_canonical(sp, ec))).second) continue;
       for (const auto& n : sys.list_dir(utf8_of(sp))) {
         std::smatch m;
-        if (std::regex_match(n, m, wheel)) f.frameworks.push_back(fmt::format("pip nvidia-cudnn-cu{} {} in {}", m[1].str(), m[2].str(), utf8_of(sp)));
+        if (std::regex_match(n, m, wheel)) {
+          std::string dir = utf8_of(sp);
+          for (const char* sub : {"lib", "bin"})
+            if (const auto d = sp / "nvidia" / "cudnn" / sub; sys.is_dir(utf8_of(d))) dir = utf8_of(d);
+          f.frameworks.push_back({fmt::format("pip nvidia-cudnn-cu{} {}", m[1].str(), m[2].str()), dir});
+        }
         if (n != "torch") continue;
         const auto lib = utf8_of(sp / path_from_utf8(n) / "lib");
         const auto names = sys.list_dir(lib);
@@ -141,7 +146,7 @@ void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorS
               // either OS's names: Windows-layout environments (Lib/site-packages) are read on every host
               return classify_cudnn_file(x, Os::linux_os).has_value() || classify_cudnn_file(x, Os::windows).has_value();
             }))
-          f.frameworks.push_back(fmt::format("PyTorch's own cuDNN in {}", lib));
+          f.frameworks.push_back({"PyTorch's own cuDNN", lib});
       }
     }
   }

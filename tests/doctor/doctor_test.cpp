@@ -195,23 +195,42 @@ TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {
   }
 }
 
-TEST_CASE("framework copies of cuDNN (pip wheels, torch/lib) are reported", "[doctor]") {
+TEST_CASE("framework copies of cuDNN (pip wheels, torch/lib) are reported once each", "[doctor]") {
   TempDir tmp;
   const auto root = fake_setup(tmp);
   const auto site = tmp.path() / "venv/lib/python3.11/site-packages";
   fs::create_directories(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info");
   put(site / "torch/lib/libcudnn.so.9", "torch's copy");
   put(tmp.path() / "conda/Lib/site-packages/torch/lib/cudnn64_9.dll", "the Windows layout of a conda env");
-  platform::MapEnvironment env(std::map<std::string, std::string>{
-      {"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()}, {"VIRTUAL_ENV", (tmp.path() / "venv").string()},
-      {"CONDA_PREFIX", (tmp.path() / "conda").string()}});
-  const auto r = run_doctor(options(root), env);
+  // an environment that is not active: only the doctor's wide scan (files.frameworks) sees it
+  put(tmp.path() / "home/miniconda3/envs/old/lib/python3.10/site-packages/torch/lib/libcudnn.so.8", "an old env's copy");
+  std::map<std::string, std::string> vars{{"LD_LIBRARY_PATH", fs::weakly_canonical(root / "lib64").string()},
+                                          {"VIRTUAL_ENV", (tmp.path() / "venv").string()},
+                                          {"CONDA_PREFIX", (tmp.path() / "conda").string()},
+                                          {"HOME", (tmp.path() / "home").string()}};
+  const auto r = run_doctor(options(root), platform::MapEnvironment(vars));
+  const auto* found = find(r, "bundles.found");
+  REQUIRE(found);
+  CHECK_THAT(found->finding, Catch::Contains("venv/lib/python3.11/site-packages/torch/lib") &&
+                                 Catch::Contains("conda/Lib/site-packages/torch/lib"));
   const auto* c = find(r, "files.frameworks");
   REQUIRE(c);
   CHECK(c->status == CheckStatus::warn);
-  CHECK_THAT(c->finding, Catch::Contains("nvidia-cudnn-cu12 9.1.0.70") && Catch::Contains("PyTorch"));
-  CHECK_THAT(c->finding, Catch::Contains("Lib/site-packages/torch/lib"));
+  // the wheel has no library folder here, so no bundle is its folder; the active environments' torch
+  // copies are bundles.found's, not named again; the inactive env's copy is named
+  CHECK_THAT(c->finding, Catch::StartsWith("2 other cuDNN (besides those bundles.found reports)") &&
+                             Catch::Contains("pip nvidia-cudnn-cu12 9.1.0.70") &&
+                             Catch::Contains("PyTorch's own cuDNN in " + (tmp.path() / "home/miniconda3/envs/old").string()));
+  CHECK_THAT(c->finding, !Catch::Contains("venv/lib/python3.11/site-packages/torch") && !Catch::Contains("conda/Lib"));
   CHECK_THAT(c->cause, Catch::Contains("load the cuDNN their wheels bring first"));
+
+  // only the active environments: every copy is a bundle, reported once
+  vars.erase("HOME");
+  fs::remove_all(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info");
+  const auto once = run_doctor(options(root), platform::MapEnvironment(vars));
+  REQUIRE(find(once, "files.frameworks"));
+  CHECK(find(once, "files.frameworks")->status == CheckStatus::pass);
+  CHECK(find(once, "files.frameworks")->finding == "2 framework cuDNN copies found, each reported by bundles.found");
 }
 
 #ifdef CUDNNCTL_TEST_DLLS

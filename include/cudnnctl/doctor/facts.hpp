@@ -41,6 +41,12 @@ enum Need : unsigned {
 };
 
 /// The framework bundles of cuDNN found the way `cudnnctl bundle list` finds them (bundles.* checks).
+/// A framework's own cuDNN found by the doctor's wide scan of this machine's Python environments.
+struct FrameworkCopy {
+  std::string what;  // "pip nvidia-cudnn-cu12 9.1.0.70", "PyTorch's own cuDNN"
+  std::string dir;   // the folder holding it (the wheel's nvidia/cudnn/lib or bin; else its site folder)
+};
+
 struct BundleFacts {
   bool gathered = false;
   bool sites_given = false;              // --site named the folders
@@ -149,7 +155,7 @@ struct DoctorFacts {
   std::string search_origin;
   std::string search_skipped;            // why the search path was not scanned
   bool frameworks_scanned = false;
-  std::vector<std::string> frameworks;   // "pip nvidia-cudnn-cu12 9.1.0.70 in ..."
+  std::vector<FrameworkCopy> frameworks;  // every Python environment of this machine that gather_frameworks knows
 
   // layer 3
   LinkageFacts linkage;                  // Linux model
