@@ -29,7 +29,7 @@ Result<FolderExtraction> extract_to_new_folder(const std::string& archive, Archi
   const std::string staging = staging_folder_for(utf8_of(dest));
   log::debug("extract: staging {} for {}", staging, utf8_of(dest));
   platform::remove_tree(staging);
-  if (auto ok = platform::make_directories(staging); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(platform::make_directories(staging));
 
   auto done = verify_and_extract(archive, format, expected, allow_unverified, staging, options);
   if (!done) {

@@ -23,7 +23,7 @@ std::uint64_t ArchiveListing::total_size() const {
 }
 
 Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat format, const ReadOptions& options) {
-  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_is_archive(path, format));
   return format == ArchiveFormat::zip ? list_zip(path, options) : list_tar(path, format, options);
 }
 
@@ -35,7 +35,7 @@ Result<void> visit_members(const std::string& path, ArchiveFormat format, const 
 
 Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                       const ExtractOptions& options) {
-  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_is_archive(path, format));
   return format == ArchiveFormat::zip ? extract_zip(path, staging_dir, options) : extract_tar(path, format, staging_dir, options);
 }
 

@@ -237,14 +237,14 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
                                                          : fmt::format("after the entry '{}'", result.listing.entries.back().name));
     auto e = describe(ae, options.read, path, i);
     if (!e) return Unexpected<Error>(e.error());
-    if (auto ok = checker.admit(*e); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(checker.admit(*e));
     const std::string target = staging_dir + "/" + e->name;
     const auto slash = e->name.rfind('/');
     if (e->type == EntryType::directory) {
-      if (auto ok = platform::make_directories(target); !ok) return Unexpected<Error>(ok.error());
+      CUDNNCTL_TRY(platform::make_directories(target));
     } else if (e->type == EntryType::file) {
       if (slash != std::string::npos)
-        if (auto ok = platform::make_directories(staging_dir + "/" + e->name.substr(0, slash)); !ok) return Unexpected<Error>(ok.error());
+        CUDNNCTL_TRY(platform::make_directories(staging_dir + "/" + e->name.substr(0, slash)));
       auto out = platform::NewFile::create(target, e->mode ? e->mode : 0644);
       if (!out) return Unexpected<Error>(out.error());
       std::uint64_t got = 0;
@@ -266,13 +266,13 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
           return fail(ErrorCode::archive_too_large,
                       fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e->name, e->size),
                       "download the archive again from NVIDIA", path);
-        if (auto ok = out->write(block, size); !ok) return Unexpected<Error>(ok.error());
+        CUDNNCTL_TRY(out->write(block, size));
         if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
         if (member_hash) member_hash->update(block, size);
         progress.update();
       }
       if (options.start_writeback) out->start_writeback();
-      if (auto ok = out->close(); !ok) return Unexpected<Error>(ok.error());
+      CUDNNCTL_TRY(out->close());
       if (member_hash) result.member_sha256[e->name] = member_hash->finish();
       result.bytes_written += got;
       ++result.files;
@@ -281,7 +281,7 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
     }
     result.listing.entries.push_back(std::move(*e));
   }
-  if (auto ok = checker.finish(); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(checker.finish());
   CUDNNCTL_TRY(make_deferred_links(path, staging_dir, deferred));
   return result;
 }

@@ -15,7 +15,7 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
                                               const std::vector<ExpectedHash>& expected, bool allow_unverified,
                                               const std::string& staging_dir, const ExtractOptions& options,
                                               const ProgressFn& hash_progress) {
-  if (auto ok = check_is_archive(path, format); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_is_archive(path, format));
   auto size = platform::file_size(path);
   if (!size) return Unexpected<Error>(size.error());
   // Refuse before any work when no hash is known and that was not allowed.

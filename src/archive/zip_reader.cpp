@@ -311,9 +311,9 @@ static std::uint64_t inflated_total(const ArchiveListing& listing) {
 Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
   auto listing = list_zip(path, options.read);
   if (!listing) return Unexpected<Error>(listing.error());
-  if (auto ok = check_listing(*listing, options.policy); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_listing(*listing, options.policy));
   // folders first, then files in parallel, then links
-  if (auto ok = make_member_folders(*listing, staging_dir); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(make_member_folders(*listing, staging_dir));
   if (options.on_total) options.on_total(inflated_total(*listing));
   ZipJobs jobs;
   jobs.jobs = jobs_costliest_first(*listing, options);
@@ -330,7 +330,7 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
   ExtractResult result;
   for (const auto& e : listing->entries)
     if (e.type == EntryType::symlink)
-      if (auto ok = platform::make_symlink(e.link_target, staging_dir + "/" + e.name); !ok) return Unexpected<Error>(ok.error());
+      CUDNNCTL_TRY(platform::make_symlink(e.link_target, staging_dir + "/" + e.name));
   result.files = static_cast<std::size_t>(std::count_if(jobs.jobs.begin(), jobs.jobs.end(), [](const ZipJob& j) { return j.member; }));
   result.bytes_written = jobs.written.load();
   result.member_sha256 = std::move(jobs.hashes);

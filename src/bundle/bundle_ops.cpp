@@ -57,7 +57,7 @@ Result<std::string> state_dir_of(const BundleContext& ctx, const std::string& di
   if (ctx.state_root.empty())
     return bundle_refused("there is no folder for cudnnctl's bundle state (no $XDG_STATE_HOME, $HOME or %LOCALAPPDATA%); nothing was changed",
                    "set CUDNNCTL_BUNDLE_STATE to a folder of yours");
-  if (auto ok = ctx.fs->make_dirs(ctx.state_root); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(ctx.fs->make_dirs(ctx.state_root));
   const auto sd = bundle_state_dir(ctx.state_root, dir);
   std::error_code ec;
   const auto p = path_from_utf8(sd);
@@ -193,7 +193,7 @@ Result<Prepared> prepare(const BundleContext& ctx, const std::string& dir_in) {
   auto v = view_bundle(ctx, p.dir);
   if (!v) return Unexpected<Error>(v.error());
   p.view = std::move(*v);
-  if (auto ok = check_tree(p.view.bundle); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_tree(p.view.bundle));
   return p;
 }
 
@@ -236,11 +236,11 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   auto p = prepare(ctx, req.dir);
   if (!p) return Unexpected<Error>(p.error());
   const auto id = platform::unique_id();
-  if (auto ok = settle_old_receipt(ctx, *p, id); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(settle_old_receipt(ctx, *p, id));
   const auto& b = p->view.bundle;
   if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p->dir), "see 'cudnnctl bundle list'", p->dir);
   const auto staging = p->sd + "/staging-" + id, backup = p->sd + "/backup-" + id;
-  if (auto ok = ctx.fs->make_dirs(staging + "/x"); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(ctx.fs->make_dirs(staging + "/x"));
   auto drop = [&](Error e) -> Result<BundleOutcome> {
     (void)ctx.fs->remove_tree(staging);
     return Unexpected<Error>(std::move(e));
@@ -288,7 +288,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
   const auto id = platform::unique_id();
   BundleOutcome out{p->view, {}, {}, {}, 0, {}};
   if (p->view.bundle.state == BundleState::reverted) {
-    if (auto ok = forget(ctx, *p, id); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(forget(ctx, *p, id));
     out.message = fmt::format("the package manager had already put {}'s files back; cudnnctl forgot its {} and touched nothing", p->dir, r.action);
     for (const auto& f : r.placed)
       if (std::none_of(r.originals.begin(), r.originals.end(), [&](const BundleFileHash& o) { return o.name == f.name; }) &&
@@ -308,7 +308,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
       if (ctx.fs->entry(p->dir + "/" + f.name) != FsEntry::missing) j.moves.push_back({p->dir + "/" + f.name, trash + "/" + f.name});
     for (const auto& f : r.originals) j.moves.push_back({backup + "/" + f.name, p->dir + "/" + f.name});
     j.moves.push_back({p->sd + "/receipt.json", trash + "/receipt.json"});
-    if (auto ok = run_journal(ctx, *p, std::move(j)); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(run_journal(ctx, *p, std::move(j)));
     const auto originals = bundle_file_names(r.originals);
     for (const auto& f : r.placed)
       if (std::find(originals.begin(), originals.end(), f.name) == originals.end()) out.removed.push_back(f.name);
@@ -324,7 +324,7 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
   auto p = prepare(ctx, dir_in);
   if (!p) return Unexpected<Error>(p.error());
   const auto id = platform::unique_id();
-  if (auto ok = settle_old_receipt(ctx, *p, id); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(settle_old_receipt(ctx, *p, id));
   const auto& b = p->view.bundle;
   auto no = [&](const std::string& why) {
     return bundle_refused(fmt::format("bundle unbundle of {} refused: {}; nothing was changed", p->dir, why),
@@ -348,8 +348,8 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
   const auto staging = p->sd + "/staging-" + id;
   j.remove_on_commit = {staging};
   j.remove_on_rollback.push_back(staging);
-  if (auto ok = write_receipt_into(ctx, staging, r, j, p->sd); !ok) return Unexpected<Error>(ok.error());
-  if (auto ok = run_journal(ctx, *p, std::move(j)); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(write_receipt_into(ctx, staging, r, j, p->sd));
+  CUDNNCTL_TRY(run_journal(ctx, *p, std::move(j)));
   BundleOutcome out{p->view, {}, {}, {}, *loaded, {}};
   auto after = view_bundle(ctx, p->dir);
   if (!after) return Unexpected<Error>(after.error());

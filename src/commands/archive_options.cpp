@@ -39,7 +39,7 @@ Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, Cata
     // a renamed file can still be checked against a hash given for it; its format comes from its bytes
     io.warn(fmt::format("{} (checking the file against the hash given anyway)", name.error().message));
     // its first bytes are read to tell the format: a FIFO or a device would block or never end
-    if (auto ok = platform::require_regular_file(opts.archive, "the archive"); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(platform::require_regular_file(opts.archive, "the archive"));
     std::ifstream in(opts.archive, std::ios::binary);
     std::string head(16, '\0');
     in.read(head.data(), 16);

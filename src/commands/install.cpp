@@ -177,7 +177,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
-    if (auto ok = fetch_when_a_version(*opts, catalogs, io); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(fetch_when_a_version(*opts, catalogs, io));
     auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
     const auto& p = *prepared;

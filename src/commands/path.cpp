@@ -65,7 +65,7 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
     if (!opts->consumer.empty())
-      if (auto ok = platform::require_regular_file(opts->consumer, "the consumer (--consumer)"); !ok) return Unexpected<Error>(ok.error());
+      CUDNNCTL_TRY(platform::require_regular_file(opts->consumer, "the consumer (--consumer)"));
     std::string reason;
     auto toolkit = select_toolkit(opts->cuda_path, std::nullopt, reason);
     if (!toolkit) return Unexpected<Error>(toolkit.error());

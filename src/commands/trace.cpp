@@ -55,7 +55,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     // Checked before the command runs: a report that cannot be written is known now, not after a long run.
     for (const auto* p : {&opts->output, &opts->html})
       if (!p->empty() && *p != "/dev/stderr")
-        if (auto ok = write_file(*p, ""); !ok) return Unexpected<Error>(ok.error());
+        CUDNNCTL_TRY(write_file(*p, ""));
     auto audit = platform::find_audit_library();
     if (!audit) return Unexpected<Error>(audit.error());
     // the toolkit's DLL folders (%CUDA_PATH%\bin, bin\x64, bin\arm64): a Windows DLL from one is named "toolkit bin"
@@ -78,7 +78,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     if (opts->output.empty()) io.err << text;
     else if (auto ok = write_file(opts->output, text); !ok) return Unexpected<Error>(ok.error());
     if (!opts->html.empty())
-      if (auto ok = write_file(opts->html, trace_html(report, info)); !ok) return Unexpected<Error>(ok.error());
+      CUDNNCTL_TRY(write_file(opts->html, trace_html(report, info)));
     return static_cast<ExitCode>(run->exit_code);
   };
 }

@@ -31,7 +31,7 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
     auto prepared = prepare_archive(opts->archive, io, catalogs);
     if (!prepared) return Unexpected<Error>(prepared.error());
     const auto& p = *prepared;
-    if (auto ok = check_is_archive(p.path, p.format); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(check_is_archive(p.path, p.format));
     auto size = platform::file_size(p.path);
     if (!size) return Unexpected<Error>(size.error());
     if (p.expected.empty() && !opts->archive.allow_unverified)

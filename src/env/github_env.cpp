@@ -41,7 +41,7 @@ Result<std::vector<std::string>> apply_github_update(const platform::Environment
       return fail(ErrorCode::io, "GITHUB_ACTIONS=true but GITHUB_PATH is not set", "run cudnnctl inside a GitHub Actions step");
     std::string text;
     for (const auto& d : update.path_dirs) text += d + "\n";
-    if (auto ok = append(*file, text, "GITHUB_PATH"); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(append(*file, text, "GITHUB_PATH"));
     for (const auto& d : update.path_dirs) done.push_back(fmt::format("GITHUB_PATH += {}", d));
   }
   if (!update.env.empty()) {
@@ -50,7 +50,7 @@ Result<std::vector<std::string>> apply_github_update(const platform::Environment
       return fail(ErrorCode::io, "GITHUB_ACTIONS=true but GITHUB_ENV is not set", "run cudnnctl inside a GitHub Actions step");
     std::string text;
     for (const auto& [k, v] : update.env) text += github_env_entry(k, v, random_delimiter(v));
-    if (auto ok = append(*file, text, "GITHUB_ENV"); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(append(*file, text, "GITHUB_ENV"));
     for (const auto& [k, v] : update.env) done.push_back(fmt::format("GITHUB_ENV {}={}", k, v));
   }
   return done;

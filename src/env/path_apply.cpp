@@ -26,10 +26,10 @@ Result<PathApplied> apply_registry(const LoaderPathPlan& plan, platform::EnvScop
     if (next.value.size() > k_windows_env_max)
       return fail(ErrorCode::io, fmt::format("the new PATH would be {} characters; Windows allows {}", next.value.size(), k_windows_env_max),
                   "remove entries you no longer need from PATH first; nothing was changed");
-    if (auto ok = platform::write_persistent_env(scope, "PATH", next); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(platform::write_persistent_env(scope, "PATH", next));
   }
   if (!cudnn_path_right)
-    if (auto ok = platform::write_persistent_env(scope, "CUDNN_PATH", {plan.cudnn_path, false, true}); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(platform::write_persistent_env(scope, "CUDNN_PATH", {plan.cudnn_path, false, true}));
   platform::broadcast_environment_change();
   done.summary = "wrote PATH and CUDNN_PATH to the registry and told running programs; programs already open (terminals, IDEs) keep "
                  "their old values until they are restarted";

@@ -141,8 +141,8 @@ Result<void> check_destinations(const Toolkit& t) {
 
 // The archive must exist and be readable before anything is created in the toolkit.
 Result<void> check_archive_readable(const std::string& path) {
-  if (auto size = platform::file_size(path); !size) return Unexpected<Error>(size.error());
-  if (auto f = platform::ReadOnlyFile::open(path); !f) return Unexpected<Error>(f.error());
+  CUDNNCTL_TRY(platform::file_size(path));
+  CUDNNCTL_TRY(platform::ReadOnlyFile::open(path));
   return {};
 }
 
@@ -155,8 +155,8 @@ Result<std::optional<Receipt>> read_receipt(const std::string& state, const Inst
   if (!text) return Unexpected<Error>(text.error());
   auto r = receipt_from_json(*text, path);
   if (!r) return Unexpected<Error>(r.error());
-  if (auto ok = check_receipt_paths(*r, path); !ok) return Unexpected<Error>(ok.error());
-  if (auto ok = check_receipt_resolves(*r, root); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_receipt_paths(*r, path));
+  CUDNNCTL_TRY(check_receipt_resolves(*r, root));
   return std::optional<Receipt>(std::move(*r));
 }
 
@@ -227,7 +227,7 @@ Result<InstallOutcome> repair_install(const InstallRequest& req, const Toolkit& 
   }
   j.remove_on_commit = {staging, trash};
   j.remove_on_rollback = {staging, trash};
-  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(run_transaction(fs, state, j));
   out.changed = true;
   out.plan = std::move(plan);
   out.receipt = receipt;
@@ -257,13 +257,13 @@ Result<InstallPlan> plan_for(const InstallRequest& req, const Toolkit& tk, const
 // Writes nothing: the hash is checked first, the plan comes from the listing.
 Result<InstallOutcome> dry_run_install(const InstallRequest& req, const Toolkit& tk, const InstallFs& fs) {
   log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
-  if (auto judged = verify_file(req); !judged) return Unexpected<Error>(judged.error());
+  CUDNNCTL_TRY(verify_file(req));
   ReadOptions ro;
   ro.name_encoding = req.name_encoding;
   log::Phase plan_phase("plan (from the listing)");
   auto listing = list_archive(req.archive_path, req.name.format, ro);
   if (!listing) return Unexpected<Error>(listing.error());
-  if (auto ok = check_listing(*listing, policy_for(req)); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_listing(*listing, policy_for(req)));
   auto plan = plan_for(req, tk, *listing, fs);
   if (!plan) return Unexpected<Error>(plan.error());
   InstallOutcome out;
@@ -349,11 +349,11 @@ InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPl
 
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
   const Toolkit tk = resolved(req.toolkit);
-  if (auto ok = check_archive_readable(req.archive_path); !ok) return Unexpected<Error>(ok.error());
-  if (auto ok = check_layout(tk, fs); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_archive_readable(req.archive_path));
+  CUDNNCTL_TRY(check_layout(tk, fs));
   if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
-  if (auto ok = check_compatibility(req.name, tk, req.support, req.force); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_compatibility(req.name, tk, req.support, req.force));
   const auto state = state_dir_of(tk);
   const bool state_existed = fs.entry(state) != FsEntry::missing;
   auto locked = lock_and_recover(tk, fs);
@@ -369,10 +369,10 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   if (!same) return Unexpected<Error>(same.error());
   if (same->intact) return out;
 
-  if (auto ok = check_destinations(tk); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_destinations(tk));
   const std::string id = platform::unique_id();
   const std::string staging = state + "/staging-" + id;
-  if (auto ok = fs.make_dirs(staging); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(fs.make_dirs(staging));
   auto drop_staging = [&](Error e) -> Result<InstallOutcome> {
     (void)fs.remove_tree(staging);
     return Unexpected<Error>(std::move(e));
@@ -404,7 +404,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   if (auto ok = add_receipt_moves(placed, tk, staging, fs); !ok) return drop_staging(ok.error());
   plan_phase.end();
   log::info("install: {} steps, {} moves in the journal; staging {}", plan->steps.size(), placed.journal.moves.size(), staging);
-  if (auto ok = run_transaction(fs, state, placed.journal); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(run_transaction(fs, state, placed.journal));
   cleanup.armed = false;
   return installed(req, tk, std::move(*plan), std::move(placed), std::move(out));
 }
@@ -412,7 +412,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
 Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
   UninstallOutcome out;
   const Toolkit tk = resolved(given);
-  if (auto ok = check_layout(tk, fs); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_layout(tk, fs));
   const auto state = state_dir_of(tk);
   if (fs.entry(state) == FsEntry::missing)
     return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
@@ -465,7 +465,7 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
     j.moves.push_back({backup + "/.cudnnctl/receipt.json", receipt_path(state)});
   j.remove_on_commit = {trash, backup};
   j.remove_on_rollback = {trash};
-  if (auto ok = run_transaction(fs, state, j); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(run_transaction(fs, state, j));
   // the toolkit is back as it was: when no earlier receipt came back, the state folder goes too
   if (fs.entry(receipt_path(state)) == FsEntry::missing) drop_empty_state(state, fs);
   out.changed = true;

@@ -148,7 +148,7 @@ Result<bool> settle_cut_move(InstallFs& fs, const Move& m) {
   const bool at_from = fs.entry(m.from) != FsEntry::missing, at_to = fs.entry(m.to) != FsEntry::missing;
   if (!at_to) return false;
   if (!at_from) return true;
-  if (auto ok = fs.remove_file(m.to); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(fs.remove_file(m.to));
   return false;
 }
 
@@ -200,8 +200,8 @@ Result<int> rollback_unproven(InstallFs& fs, const std::string& state_dir, const
     const bool at_from = fs.entry(it->from) != FsEntry::missing, at_to = fs.entry(it->to) != FsEntry::missing;
     if (at_from && at_to) ++undecided;
     if (at_from || !at_to) continue;
-    if (auto ok = fs.make_dirs(parent_of(it->from)); !ok) return Unexpected<Error>(ok.error());
-    if (auto ok = fs.rename(it->to, it->from); !ok) return Unexpected<Error>(ok.error());
+    CUDNNCTL_TRY(fs.make_dirs(parent_of(it->from)));
+    CUDNNCTL_TRY(fs.rename(it->to, it->from));
   }
   if (undecided == 0)
     for (const auto& d : j.remove_on_rollback) drop_made_folder(fs, d);
@@ -335,7 +335,7 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const s
   if (!read) return Unexpected<Error>(read.error());
   const Journal& j = read->journal;
   // a journal names paths to move and folders to delete: all must be cudnnctl's own, or nothing is done
-  if (auto ok = check_journal(j, state_dir, roots); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(check_journal(j, state_dir, roots));
   platform::InterruptGuard guard;  // a roll-back, once begun, is finished
   if (j.phase == "committed") {
     cleanup_after_commit(fs, state_dir, j);
@@ -357,7 +357,7 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const s
   }
   if (progress.started >= static_cast<int>(j.moves.size()) || progress.undo_started >= static_cast<int>(j.moves.size()))
     return unsafe(fmt::format("refusing the install journal '{}': its progress names a move it does not list", path), path);
-  if (auto ok = rollback(fs, state_dir, roots, j, progress, true); !ok) return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(rollback(fs, state_dir, roots, j, progress, true));
   return fmt::format("rolled back the interrupted '{}': the toolkit is as it was before it", j.description);
 }
 
