@@ -20,11 +20,6 @@ std::string_view to_string(StepKind k) {
   return "?";
 }
 
-bool is_cudnn_file_name(std::string_view f) {
-  const auto lower = to_lower_ascii(f);
-  return lower.starts_with("cudnn") || lower.starts_with("libcudnn");
-}
-
 namespace {
 
 Unexpected<Error> layout_error(const PlanInputs& in, const std::string& member, std::string why) {
@@ -116,7 +111,7 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in) {
     }
     const auto folder = destination_folder(in, rel, file);
     if (folder.empty()) return layout_error(in, e.name, "is not where NVIDIA's layout puts headers and libraries");
-    if (!is_cudnn_file_name(file))
+    if (!is_cudnn_release_file(file, name.os))
       return layout_error(in, e.name, fmt::format("is not a cuDNN file; installing it would overwrite the toolkit's own '{}'", file));
     const std::string target = folder + "/" + file;
     if (!targets.insert(to_lower_ascii(target)).second)

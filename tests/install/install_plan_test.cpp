@@ -140,6 +140,15 @@ TEST_CASE("non-cuDNN members and unknown places are refused, stale cuDNN files a
   CHECK_THAT(cuda_h.error().message, Catch::Contains("cuda.h"));
   CHECK_FALSE(make_install_plan({listing_of({{top + "share/doc/x", ""}}), n, t, no_support, nothing}));
   CHECK_FALSE(make_install_plan({listing_of({{"elsewhere/lib/libcudnn.so", ""}}), n, t, no_support, nothing}));
+  // a name that only starts like cuDNN's is not cuDNN's (the contract's rule, the one the stale rule uses too):
+  // it would land in the toolkit and never be removed again
+  for (const std::string member : {"lib/libcudnnx.so", "include/cudnn-extra.h", "lib/libcudnn_frontend.so", "include/cudnn_frontend.h"}) {
+    INFO(member);
+    const auto refused = make_install_plan({listing_of({{top + member, ""}}), n, t, no_support, nothing});
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().message, Catch::Contains("is not a cuDNN file"));
+  }
+  CHECK(make_install_plan({listing_of({{top + "lib/libcudnn_engines_tensor_ir.so.9", ""}}), n, t, no_support, nothing}));
 
   const std::vector<std::string> existing = {"lib64/libcudnn.so.9.19.0", "lib64/libcudnn_cnn_infer.so.8", "lib64/libcublas.so.13",
                                              "include/cudnn_version.h"};

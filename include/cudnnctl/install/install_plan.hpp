@@ -58,7 +58,4 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in);
 Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, const Toolkit& toolkit,
                                                      const std::vector<SupportRow>& support, bool force);
 
-/// True for file names cuDNN owns: cudnn*.h, cudnn*.dll, cudnn*.lib, libcudnn*.
-bool is_cudnn_file_name(std::string_view file_name);
-
 } // namespace cudnnctl
