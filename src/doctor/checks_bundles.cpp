@@ -45,10 +45,6 @@ std::string reinstall_text(const Bundle& b) {
   return fmt::format("reinstall it: `pip install --force-reinstall --no-deps {}`", shell_word(spec));
 }
 
-} // namespace
-
-namespace {
-
 void check_bundles_found(const DoctorFacts& f, Checks& out) {
   const auto& g = f.bundles;
   if (!f.tk() || !g.gathered) return;

@@ -31,9 +31,9 @@ bool gpu_usable(const DoctorFacts& f) {
   return p && p->gpu_usable();
 }
 
-// lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
 namespace {
 
+// lib64/stubs (libcuda.so for linking) on the loader path shadows the real driver once one is installed
 void check_driver_stubs_on_path(const DoctorFacts& f, Checks& out) {
   if (!f.tk() || f.stub_dirs.empty()) return;
   out.push_back(make_check("driver.stubs_on_path", 4, CheckStatus::warn,

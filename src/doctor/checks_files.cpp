@@ -25,11 +25,7 @@ std::string t_dll_dir(const DoctorFacts& f) {
   return windows_toolkit_path_here(f.tk() ? f.tk()->dll_dir : std::string("bin"));
 }
 
-} // namespace
-
 // a transaction cudnnctl did not finish (killed mid-install), and staging folders of runs that died
-namespace {
-
 void check_files_interrupted(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;

@@ -18,10 +18,6 @@ bool linkage_readable(const DoctorFacts& f) {
   return f.tk() && f.major && (f.model == LoaderModel::windows_pe || f.host_os == f.tk()->os);
 }
 
-} // namespace
-
-namespace {
-
 void check_loader_skipped(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;

@@ -11,10 +11,6 @@ Check to_check(const StackFinding& f, const std::string& id, int layer) {
   const auto status = f.verdict == StackVerdict::pass ? CheckStatus::pass : f.verdict == StackVerdict::warn ? CheckStatus::warn : CheckStatus::fail;
   return make_check(id, layer, status, f.finding, f.signature);
 }
-} // namespace
-
-namespace {
-
 void check_files_cudnn_path(const DoctorFacts& f, Checks& out) {
   if (!f.stack.gathered) return;
   const auto& same = f.stack.same_as_loader_dir;
