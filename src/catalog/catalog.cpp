@@ -37,16 +37,18 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LegacyPin, filename, release, so
 
 namespace {
 
-// A null in the catalog means "not known": the same as leaving the field out.
-void drop_nulls(json& j) {
+// A null in the catalog means "not known": the same as leaving the field out. Only as deep as the catalog's
+// records go (document, list, record, hashes, hash): a hostile file nested deeper cannot exhaust the stack.
+void drop_nulls(json& j, int depth = 0) {
+  if (depth > 5) return;
   if (j.is_array())
-    for (auto& e : j) drop_nulls(e);
+    for (auto& e : j) drop_nulls(e, depth + 1);
   if (!j.is_object()) return;
   for (auto it = j.begin(); it != j.end();) {
     if (it->is_null()) {
       it = j.erase(it);
     } else {
-      drop_nulls(*it);
+      drop_nulls(*it, depth + 1);
       ++it;
     }
   }

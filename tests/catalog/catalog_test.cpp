@@ -109,6 +109,10 @@ TEST_CASE("invalid catalogs are refused with the reason", "[catalog]") {
   CHECK(nulls->support().at(0).min_driver_linux.empty());
   CHECK(nulls->support().at(0).release == "9.1.0");
 
+  // nested far deeper than any catalog record: refused or read, never a crash
+  const std::string deep = R"({"schema_version":1,"archives":[],"support":)" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  CHECK_FALSE(Catalog::parse(deep, "deep.json"));
+
   const auto version = Catalog::parse(R"({"schema_version":2,"archives":[]})", "x.json");
   REQUIRE_FALSE(version);
 
