@@ -1,6 +1,5 @@
 // Layer 2: the files in the toolkit, the receipt, the search path and other copies of cuDNN.
 #include <algorithm>
-#include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
