@@ -2,9 +2,11 @@
 """Functions longer than a limit in src/ (C++): a function is a brace opened at file, namespace or class
 scope after a head holding '(' that is not a namespace, class, struct, enum, union or an initializer; it
 runs from the first line of that head to its closing brace. Comments, string literals and preprocessor lines
-are skipped when matching braces.
+are skipped when matching braces. A source file (.cpp, .hpp) longer than a second limit is named too.
 
-    tools/function_lengths.py [--max N] [ROOT]     exit 1 when any function is longer than N lines (default 80)
+    tools/function_lengths.py [--max N] [--max-file-lines M] [ROOT...]
+        exit 1 when any function is longer than N lines (default 80) or any .cpp/.hpp file is longer than
+        M lines (default 450); ROOT defaults to src/ (CTest passes src/ and include/)
 """
 import argparse
 import os
@@ -88,23 +90,37 @@ def functions(path):
     return found
 
 
+def line_count(path):
+    """Lines in a file as an editor numbers them (a last line without a newline counts)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--max", type=int, default=80)
-    ap.add_argument("root", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+    ap.add_argument("--max-file-lines", type=int, default=450)
+    ap.add_argument("roots", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")])
     a = ap.parse_args()
-    long = []
-    for d, _, files in os.walk(a.root):
-        for fn in files:
-            if fn.endswith((".cpp", ".hpp", ".c")):
+    long, big = [], []
+    for root in a.roots:
+        for d, _, files in os.walk(root):
+            for fn in files:
                 p = os.path.join(d, fn)
-                for length, line, name in functions(p):
-                    if length > a.max:
-                        long.append((length, os.path.relpath(p, os.path.join(a.root, "..")), line, name))
+                shown = os.path.relpath(p, os.path.join(root, ".."))
+                if fn.endswith((".cpp", ".hpp")) and (n := line_count(p)) > a.max_file_lines:
+                    big.append((n, shown))
+                if fn.endswith((".cpp", ".hpp", ".c")):
+                    for length, line, name in functions(p):
+                        if length > a.max:
+                            long.append((length, shown, line, name))
     for length, p, line, name in sorted(long, reverse=True):
         print(f"{p}:{line}: {name}: {length} lines (limit {a.max})")
-    print(f"function_lengths: {len(long)} function(s) over {a.max} lines")
-    return 1 if long else 0
+    for n, p in sorted(big, reverse=True):
+        print(f"{p}: {n} lines (file limit {a.max_file_lines}): split it along a line that makes sense")
+    print(f"function_lengths: {len(long)} function(s) over {a.max} lines, {len(big)} file(s) over {a.max_file_lines} lines")
+    return 1 if long or big else 0
 
 
 if __name__ == "__main__":

@@ -19,101 +19,12 @@
 #include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/files.hpp"
-#include "cudnnctl/platform/permission_hint.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "toolkit_state.hpp"
 
 namespace cudnnctl {
 
 namespace {
-
-struct Locked {
-  platform::FileLock lock;
-  std::string recovered;
-};
-
-// Removes the state folder again when a run leaves nothing in it but its lock (a refused or failed
-// install writes nothing that stays).
-void drop_empty_state(const std::string& state, InstallFs& fs) {
-  const auto left = fs.list(state);
-  bool only_lock = true;
-  for (const auto& f : left)
-    if (f != "lock") only_lock = false;
-  if (!only_lock) return;
-  for (const auto& f : fs.list(state)) (void)fs.remove_file(state + "/" + f);
-  std::error_code ec;
-  if (std::filesystem::is_empty(path_from_utf8(state), ec)) (void)fs.remove_tree(state);
-}
-
-// The folders the toolkit's layout names (the state folder, include, the library and DLL folders, bin on Windows)
-// must stay inside the root: a link to a folder inside it (CUDA's lib64 -> targets/x86_64-linux/lib) is
-// fine, one that leads out is refused before anything is created, moved or removed. The state folder
-// itself must be a real folder: cudnnctl never makes it a link.
-Result<void> check_layout(const Toolkit& t, const InstallFs& fs) {
-  const auto state = state_dir_of(t);
-  if (const auto kind = fs.entry(state); kind == FsEntry::symlink || kind == FsEntry::file)
-    return fail(ErrorCode::unsafe_state,
-                fmt::format("refusing the toolkit {}: its state folder '{}' is {}", t.root, state, kind == FsEntry::symlink ? "a link" : "a file"),
-                "cudnnctl makes .cudnnctl as a real folder and never follows it elsewhere; nothing was changed. Remove or "
-                "replace it, then run cudnnctl again",
-                state);
-  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
-  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
-  if (t.os == Os::windows) dirs.push_back("bin");  // cuDNN DLLs there are stale on CUDA 13 trees: removed (Linux: never touched)
-  for (const auto& d : dirs)
-    if (auto ok = check_resolves_inside(t.root + "/" + d, t.root, fmt::format("the toolkit's {} folder", d), true); !ok) return ok;
-  return {};
-}
-
-// Every path of a receipt resolves inside the toolkit (its text was checked by check_receipt_paths).
-Result<void> check_receipt_resolves(const Receipt& r, const std::string& root) {
-  std::vector<std::string> paths = {r.backup_dir};
-  for (const auto& f : r.files) paths.push_back(f.path);
-  for (const auto& b : r.replaced) {
-    paths.push_back(b.path);
-    paths.push_back(b.backup);
-  }
-  for (const auto& p : paths)
-    if (auto ok = check_resolves_inside(root + "/" + p, root, "a path in the receipt"); !ok) return ok;
-  return {};
-}
-
-// Creates the state folder, takes the lock and finishes or rolls back an interrupted run.
-Result<Locked> lock_and_recover(const Toolkit& t, InstallFs& fs) {
-  const auto state = state_dir_of(t);
-  if (auto ok = fs.make_dirs(state); !ok) {
-    Error e = ok.error();
-    e.message = fmt::format("cannot write into the toolkit {}: {}", t.root, e.message);
-    if (e.hint.empty()) e.hint = platform::permission_hint() + "; nothing was changed";
-    return Unexpected<Error>(e);
-  }
-  auto lock = platform::FileLock::acquire(state + "/lock");
-  if (!lock) return Unexpected<Error>(lock.error());
-  log::debug("install: holding the lock {}/lock", state);
-  auto recovered = recover(fs, state);
-  if (!recovered) return Unexpected<Error>(recovered.error());
-  // with the lock held and any interrupted transaction settled, a staging folder belongs to a dead run
-  std::size_t count = 0;
-  std::uint64_t bytes = 0;
-  for (const auto& s : leftover_folders(state, {"staging-"}))
-    if (fs.remove_tree(s.path)) {
-      ++count;
-      bytes += s.bytes;
-    }
-  if (count > 0)
-    *recovered += fmt::format("{}removed {} staging folder{} ({:.1f} MB) that an interrupted run left in {}", recovered->empty() ? "" : "; ",
-                              count, count == 1 ? "" : "s", static_cast<double>(bytes) / 1e6, state);
-  return Locked{std::move(*lock), std::move(*recovered)};
-}
-
-// The toolkit with its root resolved through links (/usr/local/cuda -> cuda-13.0, a linked parent): the
-// state folder and every journal path are built from it, and the extraction below it follows no link.
-Toolkit resolved(const Toolkit& t) {
-  Toolkit r = t;
-  std::error_code ec;
-  const auto real = std::filesystem::canonical(path_from_utf8(t.root), ec);
-  if (!ec) r.root = utf8_of(real);
-  return r;
-}
 
 std::uint64_t archive_bytes(const std::string& path) {
   auto n = platform::file_size(path);
@@ -146,19 +57,6 @@ Result<void> check_archive_readable(const std::string& path) {
   return {};
 }
 
-// The receipt, if there is one. One that cannot be read or parsed, or that names paths outside the
-// toolkit, is an error: ignoring it or carrying it forward would lose track of what is installed.
-Result<std::optional<Receipt>> read_receipt(const std::string& state, const InstallFs& fs, const std::string& root) {
-  const auto path = receipt_path(state);
-  if (fs.entry(path) == FsEntry::missing) return std::optional<Receipt>();
-  auto text = fs.read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto r = receipt_from_json(*text, path);
-  if (!r) return Unexpected<Error>(r.error());
-  CUDNNCTL_TRY(check_receipt_paths(*r, path));
-  CUDNNCTL_TRY(check_receipt_resolves(*r, root));
-  return std::optional<Receipt>(std::move(*r));
-}
 
 // cuDNN files now in the folders an install writes to, relative to the root.
 std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs& fs) {
@@ -348,9 +246,9 @@ InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPl
 } // namespace
 
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
-  const Toolkit tk = resolved(req.toolkit);
+  const Toolkit tk = resolved_toolkit(req.toolkit);
   CUDNNCTL_TRY(check_archive_readable(req.archive_path));
-  CUDNNCTL_TRY(check_layout(tk, fs));
+  CUDNNCTL_TRY(check_toolkit_layout(tk, fs));
   if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
   CUDNNCTL_TRY(check_compatibility(req.name, tk, req.support, req.force));
@@ -409,72 +307,5 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   return installed(req, tk, std::move(*plan), std::move(placed), std::move(out));
 }
 
-Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
-  UninstallOutcome out;
-  const Toolkit tk = resolved(given);
-  CUDNNCTL_TRY(check_layout(tk, fs));
-  const auto state = state_dir_of(tk);
-  if (fs.entry(state) == FsEntry::missing)
-    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
-                "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
-  auto locked = lock_and_recover(tk, fs);
-  if (!locked) return Unexpected<Error>(locked.error());
-  out.recovered = locked->recovered;
-  auto read = read_receipt(state, fs, tk.root);
-  if (!read) return Unexpected<Error>(read.error());
-  const auto& receipt = *read;
-  if (!receipt) {
-    drop_empty_state(state, fs);  // the lock goes too when nothing else is left
-    if (!out.recovered.empty()) {  // the interrupted run was the only change: rolling it back was the uninstall
-      out.changed = true;
-      out.summary = fmt::format("the interrupted run rolled back above was all: cudnnctl has nothing else installed in {}", tk.root);
-      return out;
-    }
-    return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
-                "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
-  }
-  const std::string id = platform::unique_id();
-  const std::string trash = state + "/trash-" + id;
-  Journal j;
-  j.id = id;
-  j.description = fmt::format("uninstall {} from {}", receipt->canonical_name, tk.root);
-  // an installed file edited since (its size or hash differs from the receipt) is kept beside its place
-  const auto edited = differing_files(*receipt, tk.root, fs);
-  for (const auto& f : receipt->files) {
-    const auto p = tk.root + "/" + f.path;
-    if (fs.entry(p) == FsEntry::missing) continue;
-    if (f.kind != "symlink" && std::find(edited.begin(), edited.end(), f.path) != edited.end()) {
-      std::string aside = f.path + ".cudnnctl-edited";
-      if (fs.entry(tk.root + "/" + aside) != FsEntry::missing) aside += "-" + id;
-      j.moves.push_back({p, tk.root + "/" + aside});
-      out.kept.push_back(aside);
-      continue;
-    }
-    j.moves.push_back({p, trash + "/" + f.path});
-    ++out.removed;
-  }
-  j.moves.push_back({receipt_path(state), trash + "/.cudnnctl/receipt.json"});
-  const std::string backup = tk.root + "/" + receipt->backup_dir;
-  for (const auto& b : receipt->replaced) {
-    const auto from = tk.root + "/" + b.backup;
-    if (fs.entry(from) == FsEntry::missing) continue;
-    j.moves.push_back({from, tk.root + "/" + b.path});
-    ++out.restored;
-  }
-  if (fs.entry(backup + "/.cudnnctl/receipt.json") != FsEntry::missing)
-    j.moves.push_back({backup + "/.cudnnctl/receipt.json", receipt_path(state)});
-  j.remove_on_commit = {trash, backup};
-  j.remove_on_rollback = {trash};
-  CUDNNCTL_TRY(run_transaction(fs, state, j));
-  // the toolkit is back as it was: when no earlier receipt came back, the state folder goes too
-  if (fs.entry(receipt_path(state)) == FsEntry::missing) drop_empty_state(state, fs);
-  out.changed = true;
-  out.summary = fmt::format("uninstalled {} from {}: {} files removed, {} originals restored", receipt->canonical_name, tk.root,
-                            out.removed, out.restored);
-  if (!out.kept.empty())
-    out.summary += fmt::format("; {} file{} you edited after the install kept as {}", out.kept.size(), out.kept.size() == 1 ? "" : "s",
-                               fmt::format("{}", fmt::join(out.kept, ", ")));
-  return out;
-}
 
 } // namespace cudnnctl
