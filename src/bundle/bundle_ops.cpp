@@ -14,9 +14,11 @@
 #include "cudnnctl/bundle/bundle_plan.hpp"
 #include "cudnnctl/bundle/bundle_probe.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/bundle/load_check_reach.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace fsys = std::filesystem;
@@ -224,9 +226,37 @@ Result<void> settle_old_receipt(const BundleContext& ctx, Prepared& p, const std
   return {};
 }
 
+// Before anything is done: a load check of `what` (libraries built for `os`) that this OS cannot run refuses the
+// change, unless it is skipped (--no-load-check). Its failure would say nothing about the libraries.
+Result<void> check_load_check_runs(const std::string& dir, const std::string& what, Os os, const LoadCheckRequest& c) {
+  if (c.skip) return {};
+  const auto why = load_check_impossible(os, platform::detect_host().os);
+  if (!why) return {};
+  return bundle_refused(
+      fmt::format("the load check of {} cannot run on this OS: {}, so no process here can prove it loads; nothing was changed", what, *why),
+      fmt::format("{}; or pass --no-load-check to go ahead without it (the receipt records that it was skipped)",
+                  load_check_runner(os, c.rerun_args, c.interop)),
+      dir);
+}
+
+// Why the check was skipped, for the receipt and the output.
+std::string skipped_note(Os os) {
+  const auto why = load_check_impossible(os, platform::detect_host().os);
+  return why ? fmt::format("skipped (--no-load-check): {}", *why) : std::string("skipped at your request (--no-load-check)");
+}
+
 std::vector<BundleFileHash> hashes_of(const std::vector<std::string>& names, const std::map<std::string, std::string>& sha) {
   std::vector<BundleFileHash> out;
   for (const auto& n : names) out.push_back({n, sha.count(n) ? sha.at(n) : std::string()});
+  return out;
+}
+
+// A swap with the load check skipped: done once the transaction committed.
+Result<BundleOutcome> swapped_unchecked(const BundleContext& ctx, const Prepared& p, const ArchiveLibraries& a, const SwapPlan& plan,
+                                        BundleOutcome out) {
+  CUDNNCTL_TRY_ASSIGN(out.after, view_bundle(ctx, p.dir));
+  out.message = fmt::format("swapped {} for cuDNN {} ({} files set aside, {} placed, {} added); the load check was {}", p.dir, a.version,
+                            plan.set_aside.size(), plan.place.size(), plan.added.size(), out.load_check_note);
   return out;
 }
 
@@ -239,6 +269,7 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   CUDNNCTL_TRY(settle_old_receipt(ctx, *p, id));
   const auto& b = p->view.bundle;
   if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p->dir), "see 'cudnnctl bundle list'", p->dir);
+  CUDNNCTL_TRY(check_load_check_runs(p->dir, fmt::format("the swapped cuDNN in {}", p->dir), b.os, req.load_check));
   const auto staging = p->sd + "/staging-" + id, backup = p->sd + "/backup-" + id;
   CUDNNCTL_TRY(ctx.fs->make_dirs(staging + "/x"));
   auto drop = [&](Error e) -> Result<BundleOutcome> {
@@ -249,7 +280,8 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   if (!a) return drop(a.error());
   auto plan = plan_swap(b, *a, req.allow_downgrade);
   if (!plan) return drop(plan.error());
-  BundleReceipt r{p->dir, "swap", id, platform::utc_now(), req.archive_path, "", a->version, b.version, hashes_of(plan->set_aside, b.sha256), {}};
+  BundleReceipt r{p->dir, "swap", id, platform::utc_now(), req.archive_path, "", a->version, b.version, hashes_of(plan->set_aside, b.sha256), {},
+                  req.load_check.skip, req.load_check.skip ? skipped_note(b.os) : std::string()};
   for (const auto& f : plan->place) {
     auto h = ctx.fs->sha256(staging + "/place/" + f);
     if (!h) return drop(h.error());
@@ -260,7 +292,8 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   for (const auto& f : plan->place) j.moves.push_back({staging + "/place/" + f, p->dir + "/" + f});
   if (auto ok = write_receipt_into(ctx, staging, r, j, p->sd); !ok) return drop(ok.error());
   if (auto ok = run_journal(ctx, *p, std::move(j)); !ok) return drop(ok.error());
-  BundleOutcome out{p->view, {}, plan->added, {}, 0, {}};
+  BundleOutcome out{p->view, {}, plan->added, {}, 0, {}, r.load_check_skipped, r.load_check_note};
+  if (req.load_check.skip) return swapped_unchecked(ctx, *p, *a, *plan, std::move(out));
   const unsigned want = cudnn_version_number(a->version);
   auto loaded = probe_bundle_load(p->dir);
   if (!loaded || *loaded != want) {
@@ -286,7 +319,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
     return bundle_refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p->dir), "'cudnnctl bundle list' shows each folder's state", p->dir);
   const auto& r = *p->view.receipt;
   const auto id = platform::unique_id();
-  BundleOutcome out{p->view, {}, {}, {}, 0, {}};
+  BundleOutcome out{p->view, {}, {}, {}, 0, {}, false, {}};
   if (p->view.bundle.state == BundleState::reverted) {
     CUDNNCTL_TRY(forget(ctx, *p, id));
     out.message = fmt::format("the package manager had already put {}'s files back; cudnnctl forgot its {} and touched nothing", p->dir, r.action);
@@ -320,7 +353,8 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
   return out;
 }
 
-Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir_in, const std::string& tk_lib, unsigned tk_cuda_major) {
+Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir_in, const std::string& tk_lib, unsigned tk_cuda_major,
+                                      const LoadCheckRequest& check) {
   auto p = prepare(ctx, dir_in);
   if (!p) return Unexpected<Error>(p.error());
   const auto id = platform::unique_id();
@@ -339,10 +373,16 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
     if (std::find(tk_files.begin(), tk_files.end(), f) == tk_files.end()) return no(fmt::format("the toolkit's cuDNN lacks {}", f));
   if (b.cuda_major == 0) return no("the CUDA major the framework was built for is unknown (no -cuNN wheel name, no cudart beside it)");
   if (b.cuda_major != tk_cuda_major) return no(fmt::format("the toolkit is CUDA {} and the framework is built for CUDA {}", tk_cuda_major, b.cuda_major));
-  auto loaded = probe_bundle_load(tk_lib);
-  if (!loaded) return no(loaded.error().message);
+  unsigned loaded = 0;
+  if (!check.skip) {
+    CUDNNCTL_TRY(check_load_check_runs(p->dir, fmt::format("the toolkit's cuDNN in {}", tk_lib), b.os, check));
+    auto probed = probe_bundle_load(tk_lib);
+    if (!probed) return no(probed.error().message);
+    loaded = *probed;
+  }
   const auto backup = p->sd + "/backup-" + id;
-  BundleReceipt r{p->dir, "unbundle", id, platform::utc_now(), "", "", "", b.version, hashes_of(b.files, b.sha256), {}};
+  BundleReceipt r{p->dir, "unbundle", id, platform::utc_now(), "", "", "", b.version, hashes_of(b.files, b.sha256), {},
+                  check.skip, check.skip ? skipped_note(b.os) : std::string()};
   Journal j{id, fmt::format("bundle unbundle of {}", p->dir), "applying", {}, {}, {backup}};
   for (const auto& f : b.files) j.moves.push_back({p->dir + "/" + f, backup + "/" + f});
   const auto staging = p->sd + "/staging-" + id;
@@ -350,11 +390,14 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
   j.remove_on_rollback.push_back(staging);
   CUDNNCTL_TRY(write_receipt_into(ctx, staging, r, j, p->sd));
   CUDNNCTL_TRY(run_journal(ctx, *p, std::move(j)));
-  BundleOutcome out{p->view, {}, {}, {}, *loaded, {}};
+  BundleOutcome out{p->view, {}, {}, {}, loaded, {}, r.load_check_skipped, r.load_check_note};
   auto after = view_bundle(ctx, p->dir);
   if (!after) return Unexpected<Error>(after.error());
   out.after = std::move(*after);
-  out.message = fmt::format("set {} cuDNN files of {} aside; the toolkit's copy in {} loads (version {})", b.files.size(), p->dir, tk_lib, *loaded);
+  out.message = check.skip ? fmt::format("set {} cuDNN files of {} aside for the toolkit's copy in {}; the load check was {}", b.files.size(),
+                                         p->dir, tk_lib, r.load_check_note)
+                           : fmt::format("set {} cuDNN files of {} aside; the toolkit's copy in {} loads (version {})", b.files.size(), p->dir,
+                                         tk_lib, loaded);
   return out;
 }
 

@@ -58,7 +58,8 @@ std::string bundle_state_dir(const std::string& root, const std::string& dir) {
 // placed are required (checked in parse_bundle_receipt); the others default to empty.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BundleFileHash, name, sha256)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BundleReceipt, dir, action, id, created, archive, archive_sha256, version,
-                                                original_version, originals, placed)
+                                                original_version, originals, placed, load_check_skipped,
+                                                load_check_note)
 
 std::string receipt_text(const BundleReceipt& r) {
   nlohmann::json j = r;

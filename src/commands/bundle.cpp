@@ -16,6 +16,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -28,6 +29,7 @@ struct BundleArgs {
   std::string dir, cuda_path;
   ArchiveOptions archive;
   bool allow_downgrade = false;
+  bool no_load_check = false;
 };
 
 nlohmann::json bundle_json(const Bundle& b) {
@@ -75,10 +77,14 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   std::ostringstream text;
   for (const auto& v : scan.views) {
     const auto& b = v.bundle;
-    arr.push_back(bundle_json(b));
+    auto row = bundle_json(b);
+    row["load_check_skipped"] = v.receipt ? nlohmann::json(v.receipt->load_check_skipped) : nlohmann::json(nullptr);
+    arr.push_back(std::move(row));
     text << fmt::format("{}\n  owner {}, cuDNN {}, CUDA {}, {}, {} files, {}{}\n", terminal_safe(b.dir), b.owner ? b.owner->name : "unknown",
                         b.version.empty() ? "?" : b.version, b.cuda_major ? std::to_string(b.cuda_major) : "?", b.arch.empty() ? "?" : b.arch,
                         b.files.size(), to_string(b.state), b.state_note.empty() ? "" : " (" + terminal_safe(b.state_note) + ")");
+    if (v.receipt && v.receipt->load_check_skipped)
+      text << fmt::format("  cudnnctl's {} was not load-checked: {}\n", v.receipt->action, terminal_safe(v.receipt->load_check_note));
     if (b.state == BundleState::unbundled)
       text << "  the framework finds no cuDNN here and loads the next one on its search path (the toolkit's)\n";
     else
@@ -101,6 +107,8 @@ Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
                                        {"added", o.added},
                                        {"removed", o.removed},
                                        {"loaded_version", o.loaded_version ? nlohmann::json(o.loaded_version) : nlohmann::json(nullptr)},
+                                       {"load_check", o.load_check_skipped ? "skipped" : "passed"},
+                                       {"load_check_note", o.load_check_note},
                                        {"message", o.message},
                                        {"warnings", io.warnings}})
            << "\n";
@@ -108,6 +116,11 @@ Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
     io.out << terminal_safe(o.message) << "\n";
   }
   return ExitCode::ok;
+}
+
+// --no-load-check, and what would run the check where this OS cannot (the command again, on the libraries' OS).
+LoadCheckRequest load_check_request(const BundleArgs& a, const std::vector<std::string>& args) {
+  return LoadCheckRequest{a.no_load_check, args, find_windows_interop(platform::ProcessEnvironment{}, platform::self_executable())};
 }
 
 Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb) {
@@ -123,13 +136,19 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
     if (!prepared->name)
       return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared->path),
                   "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared->path);
-    o = swap_bundle(ctx, SwapRequest{a.dir, prepared->path, *prepared->name, prepared->expected, a.allow_downgrade});
+    std::vector<std::string> args{"bundle", "swap", a.dir, prepared->path};
+    if (!a.archive.hashes.sha256.empty()) args.insert(args.end(), {"--sha256", a.archive.hashes.sha256});
+    if (a.allow_downgrade) args.push_back("--allow-downgrade");
+    o = swap_bundle(ctx, SwapRequest{a.dir, prepared->path, *prepared->name, prepared->expected, a.allow_downgrade, load_check_request(a, args)});
   } else if (verb == "unbundle") {
     std::string reason;
     auto tk = select_toolkit(a.cuda_path, std::nullopt, reason);
     if (!tk) return Unexpected<Error>(tk.error());
     const auto lib = tk->root + "/" + (tk->os == Os::windows ? tk->dll_dir : tk->lib_dir);
-    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk->major().c_str(), nullptr, 10)));
+    std::vector<std::string> args{"bundle", "unbundle", a.dir};
+    if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
+    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk->major().c_str(), nullptr, 10)),
+                        load_check_request(a, args));
   } else {
     o = restore_bundle(ctx, a.dir);
   }
@@ -151,10 +170,14 @@ CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
   swap->add_option("archive", a->archive.archive, "The cuDNN archive")->required();
   swap->add_option("--sha256", a->archive.hashes.sha256, "The archive's expected SHA-256");
   swap->add_flag("--allow-downgrade", a->allow_downgrade, "Allow an archive older than the bundle (PyTorch refuses a cuDNN older than its build's)");
+  swap->add_flag("--no-load-check", a->no_load_check,
+                 "Go ahead without proving the new copy loads (a Windows bundle from Linux cannot be loaded here); recorded in the receipt");
   swap->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* unbundle = sub.add_subcommand("unbundle", "Set a bundle's cuDNN aside so the toolkit's copy loads (reversible)");
   unbundle->add_option("dir", a->dir, "The bundle's folder")->required();
   unbundle->add_option("--cuda-path", a->cuda_path, "The CUDA toolkit whose cuDNN should load instead");
+  unbundle->add_flag("--no-load-check", a->no_load_check,
+                     "Go ahead without proving the toolkit's copy loads (a Windows toolkit from Linux cannot be loaded here); recorded in the receipt");
   unbundle->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* restore = sub.add_subcommand("restore", "Put a bundle's original files back, byte-identical");
   restore->add_option("dir", a->dir, "The bundle's folder")->required();

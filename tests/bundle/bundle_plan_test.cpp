@@ -114,7 +114,7 @@ TEST_CASE("bundle state from RECORD and cudnnctl's receipt", "[bundle]") {
   CHECK(record_state(dir, original, std::nullopt, &note) == BundleState::unrecorded);
 
   BundleReceipt r{dir, "swap", "1-2", "", "a.tar.xz", "", "9.20.0.1", "9.19.0.56", {{"libcudnn.so.9", h1}, {"libcudnn_ops.so.9", h1}},
-                  {{"libcudnn.so.9", h2}, {"libcudnn_ops.so.9", h2}}};
+                  {{"libcudnn.so.9", h2}, {"libcudnn_ops.so.9", h2}}, false, {}};
   const std::map<std::string, std::string> swapped{{"libcudnn.so.9", h2}, {"libcudnn_ops.so.9", h2}};
   CHECK(state_with_receipt(r, swapped, BundleState::modified, &note) == BundleState::swapped);
   CHECK(state_with_receipt(r, original, BundleState::original, &note) == BundleState::reverted);
@@ -129,7 +129,7 @@ TEST_CASE("bundle state from RECORD and cudnnctl's receipt", "[bundle]") {
 }
 
 TEST_CASE("a bundle receipt is refused when it names other folders or paths", "[bundle]") {
-  BundleReceipt r{"/env/lib", "swap", "1-2", "", "", "", "", "", {{"libcudnn.so.9", "x"}}, {}};
+  BundleReceipt r{"/env/lib", "swap", "1-2", "", "", "", "", "", {{"libcudnn.so.9", "x"}}, {}, false, {}};
   CHECK(parse_bundle_receipt(receipt_text(r), "/env/lib", "receipt.json"));
   CHECK(!parse_bundle_receipt(receipt_text(r), "/other", "receipt.json"));
   auto evil = r;

@@ -9,6 +9,7 @@
 #include "cudnnctl/archive/verify.hpp"
 #include "cudnnctl/bundle/bundle.hpp"
 #include "cudnnctl/bundle/bundle_receipt.hpp"
+#include "cudnnctl/bundle/load_check_reach.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/install_fs.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -60,12 +61,23 @@ struct BundleScan {
 };
 BundleScan scan_bundles(const BundleContext& ctx, const std::vector<std::string>& sites);
 
+/// The load check after a change (a child process loads the libraries: bundle_probe). `skip`
+/// (--no-load-check) goes ahead without it, and the receipt and the outcome say so. Without it, a check
+/// this OS cannot run (load_check_reach: Linux and a Windows DLL) refuses the change before anything is
+/// done, naming what would run it: the command again (`rerun_args`) on the libraries' OS, or through `interop`.
+struct LoadCheckRequest {
+  bool skip = false;
+  std::vector<std::string> rerun_args;  // the command's arguments after "cudnnctl"
+  WindowsInterop interop;
+};
+
 struct SwapRequest {
   std::string dir;
   std::string archive_path;
   ArchiveName name;
   std::vector<ExpectedHash> expected;
   bool allow_downgrade = false;
+  LoadCheckRequest load_check;
 };
 
 struct BundleOutcome {
@@ -74,11 +86,13 @@ struct BundleOutcome {
   std::vector<std::string> removed;  // restore: files the swap had added
   unsigned loaded_version = 0;       // what the child process loaded afterwards (0: not checked)
   std::string message;
+  bool load_check_skipped = false;   // --no-load-check: no child process loaded it
+  std::string load_check_note;       // why, in words
 };
 
 Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& req);
 Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir, const std::string& toolkit_lib_dir,
-                                      unsigned toolkit_cuda_major);
+                                      unsigned toolkit_cuda_major, const LoadCheckRequest& load_check = {});
 Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir);
 
 } // namespace cudnnctl

@@ -27,6 +27,8 @@ struct BundleReceipt {
   std::string original_version;
   std::vector<BundleFileHash> originals;  // set aside into backup-<id>
   std::vector<BundleFileHash> placed;     // swap: what it put into dir
+  bool load_check_skipped = false;        // --no-load-check: no child process proved the result loads
+  std::string load_check_note;            // why it was skipped, in words
 };
 
 /// CUDNNCTL_BUNDLE_STATE when set, else <user state folder>/cudnnctl/bundles; empty when neither is known.
