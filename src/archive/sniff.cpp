@@ -48,8 +48,7 @@ FileKind sniff_bytes(std::string_view head) {
 }
 
 Result<void> check_is_archive(const std::string& path, ArchiveFormat expected) {
-  auto size = platform::file_size(path);
-  if (!size) return Unexpected<Error>(size.error());
+  CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(path));
   std::ifstream in(path, std::ios::binary);
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
@@ -66,14 +65,14 @@ Result<void> check_is_archive(const std::string& path, ArchiveFormat expected) {
     return fail(ErrorCode::archive_not_archive,
                 fmt::format("'{}' is a web page ({} bytes of HTML), not an archive: a login, error or redirect page was saved under the "
                             "archive's name",
-                            path, *size),
+                            path, size),
                 "download with a browser session that is logged in to NVIDIA's developer site, or use the direct redistrib URL "
                 "(cudnnctl inspect NAME shows it)",
                 path);
   case FileKind::json_or_xml:
   case FileKind::text:
     return fail(ErrorCode::archive_not_archive,
-                fmt::format("'{}' is a text file ({} bytes), not an archive; it begins: '{}'", path, *size,
+                fmt::format("'{}' is a text file ({} bytes), not an archive; it begins: '{}'", path, size,
                             head.substr(0, std::min<std::size_t>(head.find('\n'), 80))),
                 "a server sent an error message instead of the file: " + again, path);
   default: break;
@@ -84,7 +83,7 @@ Result<void> check_is_archive(const std::string& path, ArchiveFormat expected) {
                 "the file was renamed or repacked: use the archive exactly as NVIDIA published it", path);
   return fail(ErrorCode::archive_not_archive,
               fmt::format("'{}' is not a {} archive (its first bytes match no archive format; {} bytes)", path,
-                          to_string(expected), *size),
+                          to_string(expected), size),
               again, path);
 }
 

@@ -127,10 +127,9 @@ Result<TarStream> open_tar(const std::string& path, ArchiveFormat format, unsign
 Result<ArchiveEntry> describe(archive_entry* ae, const ReadOptions& options, const std::string& path, std::uint64_t index) {
   const char* utf8 = options.name_encoding.empty() ? archive_entry_pathname_utf8(ae) : nullptr;
   const char* raw = utf8 ? utf8 : archive_entry_pathname(ae);
-  auto name = decode_entry_name(raw ? raw : "", options.name_encoding, path);
-  if (!name) return Unexpected<Error>(name.error());
+  CUDNNCTL_TRY_ASSIGN(auto name, decode_entry_name(raw ? raw : "", options.name_encoding, path));
   ArchiveEntry e;
-  e.name = std::move(*name);
+  e.name = std::move(name);
   e.index = index;
   e.size = archive_entry_size_is_set(ae) ? static_cast<std::uint64_t>(archive_entry_size(ae)) : 0;
   e.mode = static_cast<std::uint32_t>(archive_entry_perm(ae)) & 0777;
@@ -159,23 +158,21 @@ Result<ArchiveEntry> describe(archive_entry* ae, const ReadOptions& options, con
 } // namespace
 
 Result<ArchiveListing> list_tar(const std::string& path, ArchiveFormat format, const ReadOptions& options) {
-  auto a = open_tar(path, format, 1);
-  if (!a) return Unexpected<Error>(a.error());
+  CUDNNCTL_TRY_ASSIGN(auto a, open_tar(path, format, 1));
   ArchiveListing listing;
   listing.format = format;
   archive_entry* ae = nullptr;
   for (std::uint64_t i = 0;; ++i) {
-    const int r = archive_read_next_header(a->get(), &ae);
+    const int r = archive_read_next_header(a.get(), &ae);
     if (r == ARCHIVE_EOF) break;
     if (r < ARCHIVE_WARN)
-      return stream_error(a->get(), path, format,
+      return stream_error(a.get(), path, format,
                           listing.entries.empty() ? std::string("before the first entry")
                                                   : fmt::format("after the entry '{}'", listing.entries.back().name));
-    auto e = describe(ae, options, path, i);
-    if (!e) return Unexpected<Error>(e.error());
-    if (archive_read_data_skip(a->get()) < ARCHIVE_WARN)
-      return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' ({} bytes declared)", e->name, e->size));
-    listing.entries.push_back(std::move(*e));
+    CUDNNCTL_TRY_ASSIGN(auto e, describe(ae, options, path, i));
+    if (archive_read_data_skip(a.get()) < ARCHIVE_WARN)
+      return stream_error(a.get(), path, format, fmt::format("inside the entry '{}' ({} bytes declared)", e.name, e.size));
+    listing.entries.push_back(std::move(e));
   }
   return listing;
 }
@@ -235,18 +232,16 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
       return stream_error(a->get(), path, format,
                           result.listing.entries.empty() ? std::string("before the first entry")
                                                          : fmt::format("after the entry '{}'", result.listing.entries.back().name));
-    auto e = describe(ae, options.read, path, i);
-    if (!e) return Unexpected<Error>(e.error());
-    CUDNNCTL_TRY(checker.admit(*e));
-    const std::string target = staging_dir + "/" + e->name;
-    const auto slash = e->name.rfind('/');
-    if (e->type == EntryType::directory) {
+    CUDNNCTL_TRY_ASSIGN(auto e, describe(ae, options.read, path, i));
+    CUDNNCTL_TRY(checker.admit(e));
+    const std::string target = staging_dir + "/" + e.name;
+    const auto slash = e.name.rfind('/');
+    if (e.type == EntryType::directory) {
       CUDNNCTL_TRY(platform::make_directories(target));
-    } else if (e->type == EntryType::file) {
+    } else if (e.type == EntryType::file) {
       if (slash != std::string::npos)
-        CUDNNCTL_TRY(platform::make_directories(staging_dir + "/" + e->name.substr(0, slash)));
-      auto out = platform::NewFile::create(target, e->mode ? e->mode : 0644);
-      if (!out) return Unexpected<Error>(out.error());
+        CUDNNCTL_TRY(platform::make_directories(staging_dir + "/" + e.name.substr(0, slash)));
+      CUDNNCTL_TRY_ASSIGN(auto out, platform::NewFile::create(target, e.mode ? e.mode : 0644));
       std::uint64_t got = 0;
       std::optional<Sha256> member_hash;
       if (options.hash_members) member_hash.emplace();
@@ -257,29 +252,29 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
         const int rr = archive_read_data_block(a->get(), &block, &size, &offset);
         if (rr == ARCHIVE_EOF) break;
         if (rr < ARCHIVE_WARN)
-          return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' after {} of {} bytes", e->name, got, e->size));
+          return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' after {} of {} bytes", e.name, got, e.size));
         if (static_cast<std::uint64_t>(offset) != got)
-          return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the entry '{}' is sparse", path, e->name),
+          return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the entry '{}' is sparse", path, e.name),
                       "NVIDIA's archives have no sparse members: download the archive again", path);
         got += size;
-        if (got > e->size || checker.declared_total() > options.policy.max_total_size)
+        if (got > e.size || checker.declared_total() > options.policy.max_total_size)
           return fail(ErrorCode::archive_too_large,
-                      fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e->name, e->size),
+                      fmt::format("refused '{}': the entry '{}' holds more than its declared {} bytes", path, e.name, e.size),
                       "download the archive again from NVIDIA", path);
-        CUDNNCTL_TRY(out->write(block, size));
-        if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
+        CUDNNCTL_TRY(out.write(block, size));
+        if (options.start_writeback && out.unsubmitted() >= options.writeback_step) out.start_writeback();
         if (member_hash) member_hash->update(block, size);
         progress.update();
       }
-      if (options.start_writeback) out->start_writeback();
-      CUDNNCTL_TRY(out->close());
-      if (member_hash) result.member_sha256[e->name] = member_hash->finish();
+      if (options.start_writeback) out.start_writeback();
+      CUDNNCTL_TRY(out.close());
+      if (member_hash) result.member_sha256[e.name] = member_hash->finish();
       result.bytes_written += got;
       ++result.files;
     } else {
-      deferred.push_back(*e);
+      deferred.push_back(e);
     }
-    result.listing.entries.push_back(std::move(*e));
+    result.listing.entries.push_back(std::move(e));
   }
   CUDNNCTL_TRY(checker.finish());
   CUDNNCTL_TRY(make_deferred_links(path, staging_dir, deferred));
@@ -288,21 +283,19 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
 
 Result<void> visit_tar_members(const std::string& path, ArchiveFormat format, const std::function<bool(const ArchiveEntry&)>& want,
                                const MemberVisit& visit, const ReadOptions& options) {
-  auto a = open_tar(path, format, 1);
-  if (!a) return Unexpected<Error>(a.error());
+  CUDNNCTL_TRY_ASSIGN(auto a, open_tar(path, format, 1));
   archive_entry* ae = nullptr;
   for (std::uint64_t i = 0;; ++i) {
-    const int r = archive_read_next_header(a->get(), &ae);
+    const int r = archive_read_next_header(a.get(), &ae);
     if (r == ARCHIVE_EOF) break;
-    if (r < ARCHIVE_WARN) return stream_error(a->get(), path, format, fmt::format("at entry #{}", i));
-    auto e = describe(ae, options, path, i);
-    if (!e) return Unexpected<Error>(e.error());
-    if (e->type != EntryType::file || !want(*e)) continue;  // the next header skips the data
+    if (r < ARCHIVE_WARN) return stream_error(a.get(), path, format, fmt::format("at entry #{}", i));
+    CUDNNCTL_TRY_ASSIGN(auto e, describe(ae, options, path, i));
+    if (e.type != EntryType::file || !want(e)) continue;  // the next header skips the data
     const MemberPull pull = [&a](char* buf, std::size_t n) -> std::size_t {
-      const auto got = archive_read_data(a->get(), buf, n);
+      const auto got = archive_read_data(a.get(), buf, n);
       return got > 0 ? static_cast<std::size_t>(got) : 0;
     };
-    if (!visit(*e, pull)) break;
+    if (!visit(e, pull)) break;
   }
   return {};
 }

@@ -16,17 +16,15 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
                                               const std::string& staging_dir, const ExtractOptions& options,
                                               const ProgressFn& hash_progress) {
   CUDNNCTL_TRY(check_is_archive(path, format));
-  auto size = platform::file_size(path);
-  if (!size) return Unexpected<Error>(size.error());
+  CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(path));
   // Refuse before any work when no hash is known and that was not allowed.
   if (expected.empty() && !allow_unverified) {
-    auto judged = judge_hash(path, *size, "(not computed)", expected, false);
+    auto judged = judge_hash(path, size, "(not computed)", expected, false);
     return Unexpected<Error>(judged.error());
   }
 
   // the hash and the workers read the file separately: refuse if it changed in between (see below)
-  auto stamp = platform::file_stamp(path);
-  if (!stamp) return Unexpected<Error>(stamp.error());
+  CUDNNCTL_TRY_ASSIGN(auto stamp, platform::file_stamp(path));
 
   std::atomic<bool> cancel{false};
   std::optional<Result<std::string>> hash;  // empty until the hash job ran
@@ -43,7 +41,7 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   // zip: the hash is one more job of the extraction's workers (one thread per core, the costliest job
   // first); a tar stream is one thread, so the hash runs on its own beside it
   std::optional<std::thread> hasher;
-  if (format == ArchiveFormat::zip) opts.side_job = {hash_archive, *size};
+  if (format == ArchiveFormat::zip) opts.side_job = {hash_archive, size};
   else hasher.emplace(hash_archive);
   // the file was sniffed above: go straight to the format's extractor
   log::Phase extract_phase(fmt::format("extract into {}", staging_dir));
@@ -59,12 +57,12 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
     return Unexpected<Error>(hash->error());
   }
   // the bytes hashed are the bytes inflated only if nobody wrote to or replaced the file meanwhile
-  if (auto now = platform::file_stamp(path); !now || !(*now == *stamp)) {
+  if (auto now = platform::file_stamp(path); !now || !(*now == stamp)) {
     platform::remove_tree(staging_dir);
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}' changed while it was being read (another program wrote to it or replaced it)", path),
                 "nothing was installed or extracted: wait until the download or copy is done, then run the command again", path);
   }
-  auto judged = judge_hash(path, *size, **hash, expected, allow_unverified);
+  auto judged = judge_hash(path, size, **hash, expected, allow_unverified);
   if (!judged) {
     platform::remove_tree(staging_dir);
     return Unexpected<Error>(judged.error());

@@ -63,33 +63,29 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
     return out;
   }
   if (!sources.sha256_file.empty()) {
-    auto text = read_text(sources.sha256_file, "the checksum file (--sha256-file)");
-    if (!text) return Unexpected<Error>(text.error());
-    auto hash = hash_from_sha256sum_text(*text, file_name, sources.sha256_file);
-    if (!hash) return Unexpected<Error>(hash.error());
-    out.push_back({*hash, "--sha256-file " + sources.sha256_file, std::nullopt});
+    CUDNNCTL_TRY_ASSIGN(auto text, read_text(sources.sha256_file, "the checksum file (--sha256-file)"));
+    CUDNNCTL_TRY_ASSIGN(auto hash, hash_from_sha256sum_text(text, file_name, sources.sha256_file));
+    out.push_back({hash, "--sha256-file " + sources.sha256_file, std::nullopt});
     return out;
   }
   const std::string sidecar = archive_path + ".sha256";
   if (sidecar_present(archive_path)) {
-    auto text = read_text(sidecar, "the checksum sidecar");
-    if (!text) return Unexpected<Error>(text.error());
-    auto hash = hash_from_sha256sum_text(*text, file_name, sidecar);
-    if (!hash) return Unexpected<Error>(hash.error());
+    CUDNNCTL_TRY_ASSIGN(auto text, read_text(sidecar, "the checksum sidecar"));
+    CUDNNCTL_TRY_ASSIGN(auto hash, hash_from_sha256sum_text(text, file_name, sidecar));
     // anyone who can place an archive can place its sidecar: when the catalog knows this exact name, the
     // two must agree, or nothing is trusted (the user can still decide with --sha256)
     if (const auto* entry = catalog.find_archive(canonical_name)) {
       std::string known;
       for (const auto& h : entry->hashes) {
-        if (h.sha256 == *hash) {
-          out.push_back({*hash, fmt::format("sidecar {}, agreeing with catalog {}", sidecar, catalog.origin()), h.size});
+        if (h.sha256 == hash) {
+          out.push_back({hash, fmt::format("sidecar {}, agreeing with catalog {}", sidecar, catalog.origin()), h.size});
           return out;
         }
         known += fmt::format("\n  catalog {} says {}", catalog.origin(), h.sha256);
       }
       if (!entry->hashes.empty())
         return fail(ErrorCode::hash_mismatch,
-                    fmt::format("the sidecar and the catalog disagree about {}:\n  sidecar {} says {}{}", canonical_name, sidecar, *hash, known),
+                    fmt::format("the sidecar and the catalog disagree about {}:\n  sidecar {} says {}{}", canonical_name, sidecar, hash, known),
                     "two sources of the expected hash contradict each other, so neither is trusted: download the archive and its "
                     "checksum again from NVIDIA, or, if you know which hash is right, give it with --sha256",
                     sidecar);
@@ -97,7 +93,7 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
     warnings.push_back(fmt::format("the catalog does not know {}: the only expected hash is the sidecar's, which is as trustworthy as the "
                                    "place the archive came from",
                                    canonical_name));
-    out.push_back({*hash, "sidecar " + sidecar, std::nullopt});
+    out.push_back({hash, "sidecar " + sidecar, std::nullopt});
     return out;
   }
   if (const auto* entry = catalog.find_archive(canonical_name))

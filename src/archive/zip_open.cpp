@@ -112,11 +112,10 @@ private:
 
 Result<ZipPtr> open_zip(const std::string& path) {
   int code = 0;
-  auto file = platform::ReadOnlyFile::open(path);
-  if (!file) return Unexpected<Error>(file.error());
+  CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open(path));
   zip_error_t error;
   zip_error_init(&error);
-  zip_source_t* src = BufferedSource::create(std::move(*file), &error);
+  zip_source_t* src = BufferedSource::create(std::move(file), &error);
   zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
   code = zip_error_code_zip(&error);
   zip_error_fini(&error);

@@ -130,9 +130,8 @@ private:
 } // namespace
 
 Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& options) {
-  auto zip = open_zip(path);
-  if (!zip) return Unexpected<Error>(zip.error());
-  zip_t* z = zip->get();
+  CUDNNCTL_TRY_ASSIGN(auto zip, open_zip(path));
+  zip_t* z = zip.get();
   ArchiveListing listing;
   listing.format = ArchiveFormat::zip;
   const zip_int64_t count = zip_get_num_entries(z, 0);
@@ -145,10 +144,9 @@ Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& opti
       return fail(ErrorCode::archive_corrupt, fmt::format("'{}': entry #{} of the central directory is unreadable", path, i),
                   "download the archive again from NVIDIA", path);
     const std::string raw = st.name ? st.name : "";
-    auto name = decode_entry_name(raw, options.name_encoding, path);
-    if (!name) return Unexpected<Error>(name.error());
+    CUDNNCTL_TRY_ASSIGN(auto name, decode_entry_name(raw, options.name_encoding, path));
     ArchiveEntry e;
-    e.name = std::move(*name);
+    e.name = std::move(name);
     e.index = idx;
     e.size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
     e.compressed_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
@@ -160,9 +158,8 @@ Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& opti
     const bool dir_name = !e.name.empty() && (e.name.back() == '/' || e.name.back() == '\\');
     if ((unix_mode & k_unix_type_mask) == k_unix_symlink) {
       e.type = EntryType::symlink;
-      auto target = read_small_member(z, idx, e.size, path, e.name);
-      if (!target) return Unexpected<Error>(target.error());
-      e.link_target = std::move(*target);
+      CUDNNCTL_TRY_ASSIGN(auto target, read_small_member(z, idx, e.size, path, e.name));
+      e.link_target = std::move(target);
     } else if (dir_name || (unix_mode & k_unix_type_mask) == k_unix_dir) {
       e.type = EntryType::directory;
     } else if (unix_mode == 0 || (unix_mode & k_unix_type_mask) == k_unix_file || (unix_mode & k_unix_type_mask) == 0) {
@@ -248,8 +245,7 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
   if (!member.is_open())
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}': cannot open the entry '{}': {}", path, e.name, zip_error_text(zip_get_error(z)->zip_err)),
                 "download the archive again from NVIDIA", path);
-  auto out = platform::NewFile::create(staging_dir + "/" + e.name, e.mode);
-  if (!out) return Unexpected<Error>(out.error());
+  CUDNNCTL_TRY_ASSIGN(auto out, platform::NewFile::create(staging_dir + "/" + e.name, e.mode));
   std::uint64_t got = 0;
   std::optional<Sha256> hash;
   if (options.hash_members) hash.emplace();
@@ -261,15 +257,15 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
     if (got > e.size)
       return fail(ErrorCode::archive_too_large, fmt::format("refused '{}': the entry '{}' inflates past its declared size of {} bytes", path, e.name, e.size),
                   "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path);
-    if (auto ok = out->write(buf.data(), static_cast<std::size_t>(n)); !ok) return ok;
-    if (options.start_writeback && out->unsubmitted() >= options.writeback_step) out->start_writeback();
+    if (auto ok = out.write(buf.data(), static_cast<std::size_t>(n)); !ok) return ok;
+    if (options.start_writeback && out.unsubmitted() >= options.writeback_step) out.start_writeback();
     if (hash) hash->update(buf.data(), static_cast<std::size_t>(n));
     jobs.written.fetch_add(static_cast<std::uint64_t>(n));
     if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
     if (jobs.failed.load()) return {};
   }
-  if (options.start_writeback) out->start_writeback();
-  if (auto ok = out->close(); !ok) return ok;
+  if (options.start_writeback) out.start_writeback();
+  if (auto ok = out.close(); !ok) return ok;
   if (got != e.size)
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
                 "the archive is damaged: download it again from NVIDIA", path);
@@ -309,14 +305,13 @@ static std::uint64_t inflated_total(const ArchiveListing& listing) {
 }
 
 Result<ExtractResult> extract_zip(const std::string& path, const std::string& staging_dir, const ExtractOptions& options) {
-  auto listing = list_zip(path, options.read);
-  if (!listing) return Unexpected<Error>(listing.error());
-  CUDNNCTL_TRY(check_listing(*listing, options.policy));
+  CUDNNCTL_TRY_ASSIGN(auto listing, list_zip(path, options.read));
+  CUDNNCTL_TRY(check_listing(listing, options.policy));
   // folders first, then files in parallel, then links
-  CUDNNCTL_TRY(make_member_folders(*listing, staging_dir));
-  if (options.on_total) options.on_total(inflated_total(*listing));
+  CUDNNCTL_TRY(make_member_folders(listing, staging_dir));
+  if (options.on_total) options.on_total(inflated_total(listing));
   ZipJobs jobs;
-  jobs.jobs = jobs_costliest_first(*listing, options);
+  jobs.jobs = jobs_costliest_first(listing, options);
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(jobs.jobs.size(), 1)));
   std::vector<std::thread> pool;
@@ -328,25 +323,23 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
     return fail(ErrorCode::internal, fmt::format("extraction of '{}' was cancelled", path), "", path);
 
   ExtractResult result;
-  for (const auto& e : listing->entries)
+  for (const auto& e : listing.entries)
     if (e.type == EntryType::symlink)
       CUDNNCTL_TRY(platform::make_symlink(e.link_target, staging_dir + "/" + e.name));
   result.files = static_cast<std::size_t>(std::count_if(jobs.jobs.begin(), jobs.jobs.end(), [](const ZipJob& j) { return j.member; }));
   result.bytes_written = jobs.written.load();
   result.member_sha256 = std::move(jobs.hashes);
-  result.listing = std::move(*listing);
+  result.listing = std::move(listing);
   return result;
 }
 
 Result<void> visit_zip_members(const std::string& path, const std::function<bool(const ArchiveEntry&)>& want,
                                const MemberVisit& visit, const ReadOptions& options) {
-  auto listing = list_zip(path, options);
-  if (!listing) return Unexpected<Error>(listing.error());
-  auto zip = open_zip(path);
-  if (!zip) return Unexpected<Error>(zip.error());
-  for (const auto& e : listing->entries) {
+  CUDNNCTL_TRY_ASSIGN(auto listing, list_zip(path, options));
+  CUDNNCTL_TRY_ASSIGN(auto zip, open_zip(path));
+  for (const auto& e : listing.entries) {
     if (e.type != EntryType::file || !want(e)) continue;
-    std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> file(zip_fopen_index(zip->get(), e.index, 0), &zip_fclose);
+    std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> file(zip_fopen_index(zip.get(), e.index, 0), &zip_fclose);
     if (!file)
       return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the member '{}' cannot be opened", path, e.name),
                   "download the archive again from NVIDIA", path);

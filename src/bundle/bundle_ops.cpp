@@ -174,9 +174,8 @@ Result<std::vector<std::string>> recover_bundles(const BundleContext& ctx) {
     if (!dir || bundle_state_dir(ctx.state_root, *dir) != sd)
       return bundle_refused(fmt::format("the interrupted bundle transaction in {} names no folder cudnnctl made it for; nothing was changed", sd),
                      "inspect the folder; remove it only if you know no bundle needs its backup", sd);
-    auto r = recover(*ctx.fs, sd, {*dir, sd});
-    if (!r) return Unexpected<Error>(r.error());
-    if (!r->empty()) done.push_back(fmt::format("{} ({})", *r, *dir));
+    CUDNNCTL_TRY_ASSIGN(auto r, recover(*ctx.fs, sd, {*dir, sd}));
+    if (!r.empty()) done.push_back(fmt::format("{} ({})", r, *dir));
   }
   return done;
 }
@@ -186,15 +185,12 @@ namespace {
 Result<Prepared> prepare(const BundleContext& ctx, const std::string& dir_in) {
   Prepared p;
   p.dir = bundle_normal_dir(dir_in);
-  auto rec = recover_bundles(ctx);
-  if (!rec) return Unexpected<Error>(rec.error());
-  p.recovered = std::move(*rec);
-  auto sd = state_dir_of(ctx, p.dir);
-  if (!sd) return Unexpected<Error>(sd.error());
-  p.sd = std::move(*sd);
-  auto v = view_bundle(ctx, p.dir);
-  if (!v) return Unexpected<Error>(v.error());
-  p.view = std::move(*v);
+  CUDNNCTL_TRY_ASSIGN(auto rec, recover_bundles(ctx));
+  p.recovered = std::move(rec);
+  CUDNNCTL_TRY_ASSIGN(auto sd, state_dir_of(ctx, p.dir));
+  p.sd = std::move(sd);
+  CUDNNCTL_TRY_ASSIGN(auto v, view_bundle(ctx, p.dir));
+  p.view = std::move(v);
   CUDNNCTL_TRY(check_tree(p.view.bundle));
   return p;
 }
@@ -203,11 +199,10 @@ Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, 
   ExtractOptions eo;
   if (auto ok = verify_and_extract(req.archive_path, req.name.format, req.expected, false, staging + "/x", eo); !ok)
     return Unexpected<Error>(ok.error());
-  auto names = gather_libraries(staging + "/x", staging + "/place", b.os);
-  if (!names) return Unexpected<Error>(names.error());
+  CUDNNCTL_TRY_ASSIGN(auto names, gather_libraries(staging + "/x", staging + "/place", b.os));
   ArchiveLibraries a;
   a.os = req.name.os;
-  a.files = std::move(*names);
+  a.files = std::move(names);
   a.version = req.name.version.to_string();
   a.cuda_major = static_cast<unsigned>(std::strtoul(req.name.cuda_major().c_str(), nullptr, 10));
   const auto main_lib = main_library(a.files, b.os);
@@ -263,14 +258,13 @@ Result<BundleOutcome> swapped_unchecked(const BundleContext& ctx, const Prepared
 } // namespace
 
 Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& req) {
-  auto p = prepare(ctx, req.dir);
-  if (!p) return Unexpected<Error>(p.error());
+  CUDNNCTL_TRY_ASSIGN(auto p, prepare(ctx, req.dir));
   const auto id = platform::unique_id();
-  CUDNNCTL_TRY(settle_old_receipt(ctx, *p, id));
-  const auto& b = p->view.bundle;
-  if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p->dir), "see 'cudnnctl bundle list'", p->dir);
-  CUDNNCTL_TRY(check_load_check_runs(p->dir, fmt::format("the swapped cuDNN in {}", p->dir), b.os, req.load_check));
-  const auto staging = p->sd + "/staging-" + id, backup = p->sd + "/backup-" + id;
+  CUDNNCTL_TRY(settle_old_receipt(ctx, p, id));
+  const auto& b = p.view.bundle;
+  if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p.dir), "see 'cudnnctl bundle list'", p.dir);
+  CUDNNCTL_TRY(check_load_check_runs(p.dir, fmt::format("the swapped cuDNN in {}", p.dir), b.os, req.load_check));
+  const auto staging = p.sd + "/staging-" + id, backup = p.sd + "/backup-" + id;
   CUDNNCTL_TRY(ctx.fs->make_dirs(staging + "/x"));
   auto drop = [&](Error e) -> Result<BundleOutcome> {
     (void)ctx.fs->remove_tree(staging);
@@ -280,89 +274,85 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   if (!a) return drop(a.error());
   auto plan = plan_swap(b, *a, req.allow_downgrade);
   if (!plan) return drop(plan.error());
-  BundleReceipt r{p->dir, "swap", id, platform::utc_now(), req.archive_path, "", a->version, b.version, hashes_of(plan->set_aside, b.sha256), {},
+  BundleReceipt r{p.dir, "swap", id, platform::utc_now(), req.archive_path, "", a->version, b.version, hashes_of(plan->set_aside, b.sha256), {},
                   req.load_check.skip, req.load_check.skip ? skipped_note(b.os) : std::string()};
   for (const auto& f : plan->place) {
     auto h = ctx.fs->sha256(staging + "/place/" + f);
     if (!h) return drop(h.error());
     r.placed.push_back({f, *h});
   }
-  Journal j{id, fmt::format("bundle swap of {} with {}", p->dir, req.archive_path), "applying", {}, {staging}, {staging, backup}};
-  for (const auto& f : plan->set_aside) j.moves.push_back({p->dir + "/" + f, backup + "/" + f});
-  for (const auto& f : plan->place) j.moves.push_back({staging + "/place/" + f, p->dir + "/" + f});
-  if (auto ok = write_receipt_into(ctx, staging, r, j, p->sd); !ok) return drop(ok.error());
-  if (auto ok = run_journal(ctx, *p, std::move(j)); !ok) return drop(ok.error());
-  BundleOutcome out{p->view, {}, plan->added, {}, 0, {}, r.load_check_skipped, r.load_check_note};
-  if (req.load_check.skip) return swapped_unchecked(ctx, *p, *a, *plan, std::move(out));
+  Journal j{id, fmt::format("bundle swap of {} with {}", p.dir, req.archive_path), "applying", {}, {staging}, {staging, backup}};
+  for (const auto& f : plan->set_aside) j.moves.push_back({p.dir + "/" + f, backup + "/" + f});
+  for (const auto& f : plan->place) j.moves.push_back({staging + "/place/" + f, p.dir + "/" + f});
+  if (auto ok = write_receipt_into(ctx, staging, r, j, p.sd); !ok) return drop(ok.error());
+  if (auto ok = run_journal(ctx, p, std::move(j)); !ok) return drop(ok.error());
+  BundleOutcome out{p.view, {}, plan->added, {}, 0, {}, r.load_check_skipped, r.load_check_note};
+  if (req.load_check.skip) return swapped_unchecked(ctx, p, *a, *plan, std::move(out));
   const unsigned want = cudnn_version_number(a->version);
-  auto loaded = probe_bundle_load(p->dir);
+  auto loaded = probe_bundle_load(p.dir);
   if (!loaded || *loaded != want) {
     const auto why = loaded ? fmt::format("it reports version {}, not {}", *loaded, want) : loaded.error().message;
-    auto back = restore_bundle(ctx, p->dir);
-    return bundle_refused(fmt::format("the swapped cuDNN in {} did not load the way the framework loads it ({}); {}", p->dir, why,
+    auto back = restore_bundle(ctx, p.dir);
+    return bundle_refused(fmt::format("the swapped cuDNN in {} did not load the way the framework loads it ({}); {}", p.dir, why,
                                back ? "the swap was rolled back, the originals are in place" : "rolling back failed too: " + back.error().message),
-                   "the archive's libraries need something the bundle's folder lacks; keep the framework's own copy", p->dir);
+                   "the archive's libraries need something the bundle's folder lacks; keep the framework's own copy", p.dir);
   }
   out.loaded_version = *loaded;
-  auto after = view_bundle(ctx, p->dir);
-  if (!after) return Unexpected<Error>(after.error());
-  out.after = std::move(*after);
-  out.message = fmt::format("swapped {} for cuDNN {} ({} files set aside, {} placed, {} added); a child process loaded it: {}", p->dir, a->version,
+  CUDNNCTL_TRY_ASSIGN(auto after, view_bundle(ctx, p.dir));
+  out.after = std::move(after);
+  out.message = fmt::format("swapped {} for cuDNN {} ({} files set aside, {} placed, {} added); a child process loaded it: {}", p.dir, a->version,
                             plan->set_aside.size(), plan->place.size(), plan->added.size(), *loaded);
   return out;
 }
 
 Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir_in) {
-  auto p = prepare(ctx, dir_in);
-  if (!p) return Unexpected<Error>(p.error());
-  if (!p->view.receipt)
-    return bundle_refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p->dir), "'cudnnctl bundle list' shows each folder's state", p->dir);
-  const auto& r = *p->view.receipt;
+  CUDNNCTL_TRY_ASSIGN(auto p, prepare(ctx, dir_in));
+  if (!p.view.receipt)
+    return bundle_refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p.dir), "'cudnnctl bundle list' shows each folder's state", p.dir);
+  const auto& r = *p.view.receipt;
   const auto id = platform::unique_id();
-  BundleOutcome out{p->view, {}, {}, {}, 0, {}, false, {}};
-  if (p->view.bundle.state == BundleState::reverted) {
-    CUDNNCTL_TRY(forget(ctx, *p, id));
-    out.message = fmt::format("the package manager had already put {}'s files back; cudnnctl forgot its {} and touched nothing", p->dir, r.action);
+  BundleOutcome out{p.view, {}, {}, {}, 0, {}, false, {}};
+  if (p.view.bundle.state == BundleState::reverted) {
+    CUDNNCTL_TRY(forget(ctx, p, id));
+    out.message = fmt::format("the package manager had already put {}'s files back; cudnnctl forgot its {} and touched nothing", p.dir, r.action);
     for (const auto& f : r.placed)
       if (std::none_of(r.originals.begin(), r.originals.end(), [&](const BundleFileHash& o) { return o.name == f.name; }) &&
-          ctx.fs->entry(p->dir + "/" + f.name) != FsEntry::missing)
+          ctx.fs->entry(p.dir + "/" + f.name) != FsEntry::missing)
         out.message += fmt::format("; {} (added by the swap, not in the package) is still there: delete it if you like", f.name);
   } else {
-    if (p->view.bundle.state == BundleState::modified)
-      return bundle_refused(fmt::format("{}: {}; restoring would lose those changes; nothing was changed", p->dir, p->view.bundle.state_note),
-                     "put the swapped files back, or reinstall the package with pip (then restore forgets the swap)", p->dir);
-    const auto backup = p->sd + "/backup-" + r.id, trash = p->sd + "/trash-" + id;
+    if (p.view.bundle.state == BundleState::modified)
+      return bundle_refused(fmt::format("{}: {}; restoring would lose those changes; nothing was changed", p.dir, p.view.bundle.state_note),
+                     "put the swapped files back, or reinstall the package with pip (then restore forgets the swap)", p.dir);
+    const auto backup = p.sd + "/backup-" + r.id, trash = p.sd + "/trash-" + id;
     for (const auto& f : r.originals)
       if (auto h = ctx.fs->sha256(backup + "/" + f.name); !h || *h != f.sha256)
         return bundle_refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
                        "reinstall the package with pip to get its files back", backup);
-    Journal j{id, fmt::format("bundle restore of {}", p->dir), "applying", {}, {trash, backup}, {trash}};
+    Journal j{id, fmt::format("bundle restore of {}", p.dir), "applying", {}, {trash, backup}, {trash}};
     for (const auto& f : r.placed)
-      if (ctx.fs->entry(p->dir + "/" + f.name) != FsEntry::missing) j.moves.push_back({p->dir + "/" + f.name, trash + "/" + f.name});
-    for (const auto& f : r.originals) j.moves.push_back({backup + "/" + f.name, p->dir + "/" + f.name});
-    j.moves.push_back({p->sd + "/receipt.json", trash + "/receipt.json"});
-    CUDNNCTL_TRY(run_journal(ctx, *p, std::move(j)));
+      if (ctx.fs->entry(p.dir + "/" + f.name) != FsEntry::missing) j.moves.push_back({p.dir + "/" + f.name, trash + "/" + f.name});
+    for (const auto& f : r.originals) j.moves.push_back({backup + "/" + f.name, p.dir + "/" + f.name});
+    j.moves.push_back({p.sd + "/receipt.json", trash + "/receipt.json"});
+    CUDNNCTL_TRY(run_journal(ctx, p, std::move(j)));
     const auto originals = bundle_file_names(r.originals);
     for (const auto& f : r.placed)
       if (std::find(originals.begin(), originals.end(), f.name) == originals.end()) out.removed.push_back(f.name);
-    out.message = fmt::format("restored {}'s {} original files", p->dir, r.originals.size());
+    out.message = fmt::format("restored {}'s {} original files", p.dir, r.originals.size());
   }
-  auto after = view_bundle(ctx, p->dir);
-  if (!after) return Unexpected<Error>(after.error());
-  out.after = std::move(*after);
+  CUDNNCTL_TRY_ASSIGN(auto after, view_bundle(ctx, p.dir));
+  out.after = std::move(after);
   return out;
 }
 
 Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir_in, const std::string& tk_lib, unsigned tk_cuda_major,
                                       const LoadCheckRequest& check) {
-  auto p = prepare(ctx, dir_in);
-  if (!p) return Unexpected<Error>(p.error());
+  CUDNNCTL_TRY_ASSIGN(auto p, prepare(ctx, dir_in));
   const auto id = platform::unique_id();
-  CUDNNCTL_TRY(settle_old_receipt(ctx, *p, id));
-  const auto& b = p->view.bundle;
+  CUDNNCTL_TRY(settle_old_receipt(ctx, p, id));
+  const auto& b = p.view.bundle;
   auto no = [&](const std::string& why) {
-    return bundle_refused(fmt::format("bundle unbundle of {} refused: {}; nothing was changed", p->dir, why),
-                   "install a matching cuDNN into the toolkit first ('cudnnctl install'), or name it with --cuda-path", p->dir);
+    return bundle_refused(fmt::format("bundle unbundle of {} refused: {}; nothing was changed", p.dir, why),
+                   "install a matching cuDNN into the toolkit first ('cudnnctl install'), or name it with --cuda-path", p.dir);
   };
   if (b.files.empty()) return no("the folder holds no cuDNN library");
   const auto tk_files = cudnn_files_among(names_in(tk_lib), b.os);
@@ -375,28 +365,27 @@ Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::strin
   if (b.cuda_major != tk_cuda_major) return no(fmt::format("the toolkit is CUDA {} and the framework is built for CUDA {}", tk_cuda_major, b.cuda_major));
   unsigned loaded = 0;
   if (!check.skip) {
-    CUDNNCTL_TRY(check_load_check_runs(p->dir, fmt::format("the toolkit's cuDNN in {}", tk_lib), b.os, check));
+    CUDNNCTL_TRY(check_load_check_runs(p.dir, fmt::format("the toolkit's cuDNN in {}", tk_lib), b.os, check));
     auto probed = probe_bundle_load(tk_lib);
     if (!probed) return no(probed.error().message);
     loaded = *probed;
   }
-  const auto backup = p->sd + "/backup-" + id;
-  BundleReceipt r{p->dir, "unbundle", id, platform::utc_now(), "", "", "", b.version, hashes_of(b.files, b.sha256), {},
+  const auto backup = p.sd + "/backup-" + id;
+  BundleReceipt r{p.dir, "unbundle", id, platform::utc_now(), "", "", "", b.version, hashes_of(b.files, b.sha256), {},
                   check.skip, check.skip ? skipped_note(b.os) : std::string()};
-  Journal j{id, fmt::format("bundle unbundle of {}", p->dir), "applying", {}, {}, {backup}};
-  for (const auto& f : b.files) j.moves.push_back({p->dir + "/" + f, backup + "/" + f});
-  const auto staging = p->sd + "/staging-" + id;
+  Journal j{id, fmt::format("bundle unbundle of {}", p.dir), "applying", {}, {}, {backup}};
+  for (const auto& f : b.files) j.moves.push_back({p.dir + "/" + f, backup + "/" + f});
+  const auto staging = p.sd + "/staging-" + id;
   j.remove_on_commit = {staging};
   j.remove_on_rollback.push_back(staging);
-  CUDNNCTL_TRY(write_receipt_into(ctx, staging, r, j, p->sd));
-  CUDNNCTL_TRY(run_journal(ctx, *p, std::move(j)));
-  BundleOutcome out{p->view, {}, {}, {}, loaded, {}, r.load_check_skipped, r.load_check_note};
-  auto after = view_bundle(ctx, p->dir);
-  if (!after) return Unexpected<Error>(after.error());
-  out.after = std::move(*after);
+  CUDNNCTL_TRY(write_receipt_into(ctx, staging, r, j, p.sd));
+  CUDNNCTL_TRY(run_journal(ctx, p, std::move(j)));
+  BundleOutcome out{p.view, {}, {}, {}, loaded, {}, r.load_check_skipped, r.load_check_note};
+  CUDNNCTL_TRY_ASSIGN(auto after, view_bundle(ctx, p.dir));
+  out.after = std::move(after);
   out.message = check.skip ? fmt::format("set {} cuDNN files of {} aside for the toolkit's copy in {}; the load check was {}", b.files.size(),
-                                         p->dir, tk_lib, r.load_check_note)
-                           : fmt::format("set {} cuDNN files of {} aside; the toolkit's copy in {} loads (version {})", b.files.size(), p->dir,
+                                         p.dir, tk_lib, r.load_check_note)
+                           : fmt::format("set {} cuDNN files of {} aside; the toolkit's copy in {} loads (version {})", b.files.size(), p.dir,
                                          tk_lib, loaded);
   return out;
 }

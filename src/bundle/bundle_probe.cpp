@@ -44,16 +44,15 @@ int bundle_load_child(const std::string& dir, std::ostream& out, std::ostream& e
 }
 
 Result<unsigned> probe_bundle_load(const std::string& dir) {
-  auto child = platform::run_child({platform::self_executable(), "__bundle_load", dir}, {}, 120000);
-  if (!child) return Unexpected<Error>(child.error());
+  CUDNNCTL_TRY_ASSIGN(auto child, platform::run_child({platform::self_executable(), "__bundle_load", dir}, {}, 120000));
   unsigned v = 0;
-  const auto& o = child->out;
+  const auto& o = child.out;
   const auto [p, ec] = std::from_chars(o.data(), o.data() + o.size(), v);
-  if (child->exit_code != 0 || ec != std::errc() || v == 0) {
-    auto why = child->err.empty() ? std::string("no version printed") : child->err;
+  if (child.exit_code != 0 || ec != std::errc() || v == 0) {
+    auto why = child.err.empty() ? std::string("no version printed") : child.err;
     while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
-    if (child->signal) why = fmt::format("killed by signal {}", child->signal);
-    if (child->timed_out) why = "timed out";
+    if (child.signal) why = fmt::format("killed by signal {}", child.signal);
+    if (child.timed_out) why = "timed out";
     return fail(ErrorCode::bundle_refused, fmt::format("the cuDNN in {} does not load: {}", dir, why),
                 "a library it needs (cudart, cuBLAS, zlib) is missing beside it or on the search path", dir);
   }

@@ -251,9 +251,8 @@ std::vector<std::string> parse_site_lines(std::string_view printed) {
 }
 
 Result<std::vector<std::string>> python_site_dirs(const std::string& exe) {
-  auto out = platform::run_capture(python_sites_command(exe));
-  if (!out) return Unexpected<Error>(out.error());
-  return parse_site_lines(*out);
+  CUDNNCTL_TRY_ASSIGN(auto out, platform::run_capture(python_sites_command(exe)));
+  return parse_site_lines(out);
 }
 
 } // namespace cudnnctl

@@ -31,11 +31,9 @@ Result<std::optional<BundleReceipt>> bundle_receipt_of(const BundleContext& ctx,
   if (ctx.fs->entry(path) == FsEntry::missing) return std::optional<BundleReceipt>();
   if (ctx.fs->entry(path) != FsEntry::file)
     return bundle_refused(fmt::format("{} is not a file cudnnctl wrote; nothing was changed", path), "remove it", path);
-  auto text = ctx.fs->read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto r = parse_bundle_receipt(*text, dir, path);
-  if (!r) return Unexpected<Error>(r.error());
-  return std::optional<BundleReceipt>(std::move(*r));
+  CUDNNCTL_TRY_ASSIGN(auto text, ctx.fs->read_text(path));
+  CUDNNCTL_TRY_ASSIGN(auto r, parse_bundle_receipt(text, dir, path));
+  return std::optional<BundleReceipt>(std::move(r));
 }
 
 std::vector<std::string> bundle_file_names(const std::vector<BundleFileHash>& v) {
@@ -46,14 +44,12 @@ std::vector<std::string> bundle_file_names(const std::vector<BundleFileHash>& v)
 
 Result<BundleView> view_bundle(const BundleContext& ctx, const std::string& dir_in) {
   const auto dir = bundle_normal_dir(dir_in);
-  auto b = read_bundle(dir);
-  if (!b) return Unexpected<Error>(b.error());
-  BundleView v{std::move(*b), std::nullopt};
+  CUDNNCTL_TRY_ASSIGN(auto b, read_bundle(dir));
+  BundleView v{std::move(b), std::nullopt};
   if (!ctx.state_root.empty()) {
     const auto sd = bundle_state_dir(ctx.state_root, dir);
-    auto r = bundle_receipt_of(ctx, sd, dir);
-    if (!r) return Unexpected<Error>(r.error());
-    v.receipt = std::move(*r);
+    CUDNNCTL_TRY_ASSIGN(auto r, bundle_receipt_of(ctx, sd, dir));
+    v.receipt = std::move(r);
   }
   auto& bb = v.bundle;
   bb.state = state_with_receipt(v.receipt, bb.sha256, bb.state, &bb.state_note);

@@ -55,14 +55,13 @@ std::vector<std::string> child_log_options() {
 Result<ChildSteps> run_child_steps(const std::vector<std::string>& argv, int timeout_ms) {
   auto with_log = argv;
   for (auto& o : child_log_options()) with_log.push_back(std::move(o));
-  auto child = platform::run_child(with_log, {}, timeout_ms);
-  if (!child) return Unexpected<Error>(child.error());
+  CUDNNCTL_TRY_ASSIGN(auto child, platform::run_child(with_log, {}, timeout_ms));
   ChildSteps r;
-  r.signal = child->signal;
-  r.timed_out = child->timed_out;
-  const auto err = log::relay_child_log(child->err, child_name(argv));
+  r.signal = child.signal;
+  r.timed_out = child.timed_out;
+  const auto err = log::relay_child_log(child.err, child_name(argv));
   r.err = err.size() > 4000 ? err.substr(err.size() - 4000) : err;
-  r.steps = read_json_lines(child->out);
+  r.steps = read_json_lines(child.out);
   return r;
 }
 

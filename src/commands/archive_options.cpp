@@ -26,8 +26,7 @@ Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, Cata
   // the built-in catalog is parsed only when a hash has to come from it
   const bool hash_given = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty();
   Catalog none;
-  auto catalog = hash_given && !catalogs.from_file() ? Result<const Catalog*>(&none) : catalogs.get();
-  if (!catalog) return Unexpected<Error>(catalog.error());
+  CUDNNCTL_TRY_ASSIGN(auto catalog, hash_given && !catalogs.from_file() ? Result<const Catalog*>(&none) : catalogs.get());
   auto name = parse_archive_name(opts.archive);
   const bool explicit_hash = !opts.hashes.sha256.empty() || !opts.hashes.sha256_file.empty() ||
                              sidecar_present(opts.archive);
@@ -49,10 +48,9 @@ Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, Cata
   } else {
     return Unexpected<Error>(name.error());
   }
-  auto expected = expected_hashes(opts.archive, p.name ? p.name->canonical : std::string(base_name(opts.archive)), opts.hashes,
-                                  **catalog, io.warnings);
-  if (!expected) return Unexpected<Error>(expected.error());
-  p.expected = std::move(*expected);
+  CUDNNCTL_TRY_ASSIGN(auto expected, expected_hashes(opts.archive, p.name ? p.name->canonical : std::string(base_name(opts.archive)), opts.hashes,
+                                  *catalog, io.warnings));
+  p.expected = std::move(expected);
   for (const auto& e : p.expected)
     if (e.size) p.catalog_size = e.size;
   return p;

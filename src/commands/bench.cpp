@@ -71,34 +71,32 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   return [opts](Io& io) -> Result<ExitCode> {
     std::string reason;
-    auto toolkit = select_toolkit(opts->cuda_path, std::nullopt, reason);
-    if (!toolkit) return Unexpected<Error>(toolkit.error());
-    const unsigned major = toolkit_cudnn_major(*toolkit);
+    CUDNNCTL_TRY_ASSIGN(auto toolkit, select_toolkit(opts->cuda_path, std::nullopt, reason));
+    const unsigned major = toolkit_cudnn_major(toolkit);
     WorkloadRequest req;
-    req.cudnn_library = (std::filesystem::path(toolkit->root) / (toolkit->os == Os::windows ? toolkit->dll_dir : toolkit->lib_dir) /
-                         library_file_name(toolkit->os, "cudnn", major))
+    req.cudnn_library = (std::filesystem::path(toolkit.root) / (toolkit.os == Os::windows ? toolkit.dll_dir : toolkit.lib_dir) /
+                         library_file_name(toolkit.os, "cudnn", major))
                             .string();
     req.major = major;
     req.driver_library = opts->driver_library;
     req.quick = opts->quick;
     req.fused = true;
-    auto r = run_workload(platform::self_executable(), req, 600000);
-    if (!r) return Unexpected<Error>(r.error());
-    if (!r->error.empty() && r->layers.empty())
-      return fail(ErrorCode::io, "the GPU workload could not run: " + r->error,
+    CUDNNCTL_TRY_ASSIGN(auto r, run_workload(platform::self_executable(), req, 600000));
+    if (!r.error.empty() && r.layers.empty())
+      return fail(ErrorCode::io, "the GPU workload could not run: " + r.error,
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
-      nlohmann::json j = *r;
+      nlohmann::json j = r;
       j["ok"] = true;
       io.out << json_text(j) << "\n";
     } else {
-      io.out << workload_table(*r);
+      io.out << workload_table(r);
     }
-    bool failed = !r->correctness_ok;
-    for (const auto& l : r->layers) failed = failed || l.status != 0 || !l.error.empty();
-    if (r->fused.attempted) {
-      failed = failed || !r->fused.error.empty() || !r->fused.correctness_ok;
-      for (const auto& l : r->fused.layers) failed = failed || l.status != 0 || !l.error.empty();
+    bool failed = !r.correctness_ok;
+    for (const auto& l : r.layers) failed = failed || l.status != 0 || !l.error.empty();
+    if (r.fused.attempted) {
+      failed = failed || !r.fused.error.empty() || !r.fused.correctness_ok;
+      for (const auto& l : r.fused.layers) failed = failed || l.status != 0 || !l.error.empty();
     }
     return failed ? ExitCode::doctor_failed : ExitCode::ok;
   };

@@ -68,9 +68,8 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   auto fs = make_real_fs();
   BundleContext ctx{bundle_state_root(env), fs.get()};
   CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
-  auto recovered = recover_bundles(ctx);
-  if (!recovered) return Unexpected<Error>(recovered.error());
-  for (const auto& r : *recovered) io.warn(r);
+  CUDNNCTL_TRY_ASSIGN(auto recovered, recover_bundles(ctx));
+  for (const auto& r : recovered) io.warn(r);
   auto scan = scan_bundles(ctx, sites_to_scan(a, io));
   for (const auto& p : scan.problems) io.warn(p);
   nlohmann::json arr = nlohmann::json::array();
@@ -131,23 +130,21 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
   Result<BundleOutcome> o = fail(ErrorCode::internal, "no bundle verb");
   if (verb == "swap") {
     CatalogSource catalogs(a.archive.catalog);
-    auto prepared = prepare_archive(a.archive, io, catalogs);
-    if (!prepared) return Unexpected<Error>(prepared.error());
-    if (!prepared->name)
-      return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared->path),
-                  "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared->path);
-    std::vector<std::string> args{"bundle", "swap", a.dir, prepared->path};
+    CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(a.archive, io, catalogs));
+    if (!prepared.name)
+      return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared.path),
+                  "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared.path);
+    std::vector<std::string> args{"bundle", "swap", a.dir, prepared.path};
     if (!a.archive.hashes.sha256.empty()) args.insert(args.end(), {"--sha256", a.archive.hashes.sha256});
     if (a.allow_downgrade) args.push_back("--allow-downgrade");
-    o = swap_bundle(ctx, SwapRequest{a.dir, prepared->path, *prepared->name, prepared->expected, a.allow_downgrade, load_check_request(a, args)});
+    o = swap_bundle(ctx, SwapRequest{a.dir, prepared.path, *prepared.name, prepared.expected, a.allow_downgrade, load_check_request(a, args)});
   } else if (verb == "unbundle") {
     std::string reason;
-    auto tk = select_toolkit(a.cuda_path, std::nullopt, reason);
-    if (!tk) return Unexpected<Error>(tk.error());
-    const auto lib = tk->root + "/" + (tk->os == Os::windows ? tk->dll_dir : tk->lib_dir);
+    CUDNNCTL_TRY_ASSIGN(auto tk, select_toolkit(a.cuda_path, std::nullopt, reason));
+    const auto lib = tk.root + "/" + (tk.os == Os::windows ? tk.dll_dir : tk.lib_dir);
     std::vector<std::string> args{"bundle", "unbundle", a.dir};
     if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
-    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk->major().c_str(), nullptr, 10)),
+    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk.major().c_str(), nullptr, 10)),
                         load_check_request(a, args));
   } else {
     o = restore_bundle(ctx, a.dir);

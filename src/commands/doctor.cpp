@@ -67,9 +67,8 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
                     "cudnnctl doctor --list-checks lists every check id");
     opts->self_exe = platform::self_executable();
     Catalog catalog_storage;
-    auto selected = select_catalog(*catalog, catalog_storage);
-    if (!selected) return Unexpected<Error>(selected.error());
-    opts->catalog = *selected;
+    CUDNNCTL_TRY_ASSIGN(auto selected, select_catalog(*catalog, catalog_storage));
+    opts->catalog = selected;
     if (!opts->cuda_path.empty())
       if (auto t = read_toolkit(opts->cuda_path, "--cuda-path"); !t)
         return fail(ErrorCode::input_invalid, fmt::format("--cuda-path '{}' is not a CUDA toolkit: {}", opts->cuda_path, t.error().message),
@@ -88,13 +87,12 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
       opts->windows_path_origin = "--path-value";
     }
     if (!path_files->empty()) {
-      auto exported = read_environment_exports(*path_files);
-      if (!exported) return Unexpected<Error>(exported.error());
+      CUDNNCTL_TRY_ASSIGN(auto exported, read_environment_exports(*path_files));
       if (!opts->windows_path) {
-        opts->windows_path = exported->path;
+        opts->windows_path = exported.path;
         opts->windows_path_origin = fmt::format("{}", fmt::join(*path_files, " + "));
       }
-      opts->windows_vars = exported->vars;
+      opts->windows_vars = exported.vars;
     }
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);

@@ -158,9 +158,8 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cuda-path", opts->cuda_path, "The toolkit the fix lines' cudnnctl commands should name (they then run as printed)")
       ->type_name("DIR");
   return [opts](Io& io) -> Result<ExitCode> {
-    auto file = open_input(opts->input);
-    if (!file) return Unexpected<Error>(file.error());
-    std::istream& in = *file ? **file : std::cin;
+    CUDNNCTL_TRY_ASSIGN(auto file, open_input(opts->input));
+    std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;
     std::vector<Group> groups;
     if (io.json)

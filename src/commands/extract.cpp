@@ -32,9 +32,8 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
   sub.add_option("--threads", opts->threads, "Inflate with this many threads (default: one per core); for a zip, hashing the archive is one of their jobs");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);
-    auto prepared = prepare_archive(opts->archive, io, catalogs);
-    if (!prepared) return Unexpected<Error>(prepared.error());
-    const auto& p = *prepared;
+    CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(opts->archive, io, catalogs));
+    const auto& p = prepared;
     ExtractOptions eo;
     eo.read.name_encoding = opts->name_encoding;
     eo.threads = opts->threads;

@@ -67,10 +67,9 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
     if (!opts->consumer.empty())
       CUDNNCTL_TRY(platform::require_regular_file(opts->consumer, "the consumer (--consumer)"));
     std::string reason;
-    auto toolkit = select_toolkit(opts->cuda_path, std::nullopt, reason);
-    if (!toolkit) return Unexpected<Error>(toolkit.error());
+    CUDNNCTL_TRY_ASSIGN(auto toolkit, select_toolkit(opts->cuda_path, std::nullopt, reason));
     platform::ProcessEnvironment env;
-    const auto report = make_path_report(*toolkit, env, opts->root, opts->consumer);
+    const auto report = make_path_report(toolkit, env, opts->root, opts->consumer);
     for (const auto& n : report.notes) io.warn(n);
     const auto& plan = report.plan;
 
@@ -81,8 +80,7 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
                   "move or link the toolkit to a folder without it (e.g. ln -s '<toolkit>' /opt/cuda) and name that; nothing was printed "
                   "or written",
                   plan.folder);
-    auto github = apply_github_update(env, plan.github);
-    if (!github) return Unexpected<Error>(github.error());
+    CUDNNCTL_TRY_ASSIGN(auto github, apply_github_update(env, plan.github));
 
     if (!opts->shell.empty()) {
       const Shell shell = opts->shell == "bash" ? Shell::bash : opts->shell == "fish" ? Shell::fish : Shell::pwsh;
@@ -92,16 +90,15 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
     PathApplied applied;
     if (opts->apply) {
       const auto scope = opts->scope == "user" ? PathScope::user : opts->scope == "machine" ? PathScope::machine : PathScope::process;
-      auto done = apply_loader_path(*toolkit, report, scope, opts->root, env);
-      if (!done) return Unexpected<Error>(done.error());
-      applied = *done;
+      CUDNNCTL_TRY_ASSIGN(auto done, apply_loader_path(toolkit, report, scope, opts->root, env));
+      applied = done;
     }
     if (io.json) {
       auto j = path_report_json(report);
       j["ok"] = true;
-      j["toolkit"] = {{"root", toolkit->root}, {"version", toolkit->version}, {"reason", reason}};
+      j["toolkit"] = {{"root", toolkit.root}, {"version", toolkit.version}, {"reason", reason}};
       j["applied"] = applied.summary.empty() ? nlohmann::json(nullptr) : nlohmann::json(applied.summary);
-      j["github"] = *github;
+      j["github"] = github;
       j["next"] = {{"apply", plan.apply_command}, {"this_shell", plan.eval_command}};
       if (plan.list_problem.empty())
         j["shell"] = {{"bash", shell_lines(plan, Shell::bash)}, {"fish", shell_lines(plan, Shell::fish)}, {"pwsh", shell_lines(plan, Shell::pwsh)}};
@@ -111,8 +108,8 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
       io.out << json_text(j) << "\n";
       return ExitCode::ok;
     }
-    print_path_text(io, report, *toolkit, reason, applied);
-    for (const auto& g : *github) io.out << "github: " << g << "\n";
+    print_path_text(io, report, toolkit, reason, applied);
+    for (const auto& g : github) io.out << "github: " << g << "\n";
     return ExitCode::ok;
   };
 }

@@ -47,9 +47,8 @@ Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage)
     log::info("catalog: the built-in one");
     return &Catalog::embedded();
   }
-  auto loaded = Catalog::load_file(path);
-  if (!loaded) return Unexpected<Error>(loaded.error());
-  storage = std::move(*loaded);
+  CUDNNCTL_TRY_ASSIGN(auto loaded, Catalog::load_file(path));
+  storage = std::move(loaded);
   log::info("catalog: {} ({} archives)", path, storage.archives().size());
   return &storage;
 }
@@ -57,9 +56,8 @@ Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage)
 Result<const Catalog*> CatalogSource::get() {
   if (m_catalog) return m_catalog;
   m_storage = std::make_shared<Catalog>();
-  auto selected = select_catalog(m_path, *m_storage);
-  if (!selected) return Unexpected<Error>(selected.error());
-  m_catalog = *selected;
+  CUDNNCTL_TRY_ASSIGN(auto selected, select_catalog(m_path, *m_storage));
+  m_catalog = selected;
   return m_catalog;
 }
 

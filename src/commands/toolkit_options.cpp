@@ -9,11 +9,10 @@ namespace cudnnctl {
 
 Result<Toolkit> select_toolkit(const std::string& cuda_path, const std::optional<std::string>& cuda_major, std::string& reason) {
   if (!cuda_path.empty()) {
-    auto t = read_toolkit(cuda_path, "--cuda-path");
-    if (!t) return Unexpected<Error>(t.error());
-    reason = fmt::format("{} (CUDA {}) because --cuda-path names it", t->root, t->version);
+    CUDNNCTL_TRY_ASSIGN(auto t, read_toolkit(cuda_path, "--cuda-path"));
+    reason = fmt::format("{} (CUDA {}) because --cuda-path names it", t.root, t.version);
     log::info("toolkit: {}", reason);
-    return *t;
+    return t;
   }
   platform::ProcessEnvironment env;
   std::vector<std::string> notes;

@@ -56,8 +56,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     for (const auto* p : {&opts->output, &opts->html})
       if (!p->empty() && *p != "/dev/stderr")
         CUDNNCTL_TRY(write_file(*p, ""));
-    auto audit = platform::find_audit_library();
-    if (!audit) return Unexpected<Error>(audit.error());
+    CUDNNCTL_TRY_ASSIGN(auto audit, platform::find_audit_library());
     // the toolkit's DLL folders (%CUDA_PATH%\bin, bin\x64, bin\arm64): a Windows DLL from one is named "toolkit bin"
     std::vector<std::string> toolkit_dll_dirs;
     platform::ProcessEnvironment env;
@@ -66,12 +65,11 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
         std::replace(d.begin(), d.end(), '/', '\\');
         toolkit_dll_dirs.push_back(*cuda + "\\" + d);
       }
-    auto run = platform::run_with_load_trace(opts->command, *audit, toolkit_dll_dirs);
-    if (!run) return Unexpected<Error>(run.error());
-    if (!opts->events.empty()) (void)write_file(opts->events, run->events);
+    CUDNNCTL_TRY_ASSIGN(auto run, platform::run_with_load_trace(opts->command, audit, toolkit_dll_dirs));
+    if (!opts->events.empty()) (void)write_file(opts->events, run.events);
 
-    const auto report = build_trace_report(parse_trace_events(run->events), real_trace_seams(env), opts->want);
-    const TraceRunInfo info{opts->command, run->exit_code, run->signal};
+    const auto report = build_trace_report(parse_trace_events(run.events), real_trace_seams(env), opts->want);
+    const TraceRunInfo info{opts->command, run.exit_code, run.signal};
     // JSON through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the command's
     // exit code); text with control characters escaped, to standard error and to --output alike.
     const auto text = opts->json ? json_text(trace_json(report, info)) + "\n" : terminal_safe(trace_text(report, info));
@@ -79,7 +77,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     else if (auto ok = write_file(opts->output, text); !ok) return Unexpected<Error>(ok.error());
     if (!opts->html.empty())
       CUDNNCTL_TRY(write_file(opts->html, trace_html(report, info)));
-    return static_cast<ExitCode>(run->exit_code);
+    return static_cast<ExitCode>(run.exit_code);
   };
 }
 

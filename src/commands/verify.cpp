@@ -28,39 +28,35 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
   add_archive_options(sub, opts->archive, shared_io);
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);
-    auto prepared = prepare_archive(opts->archive, io, catalogs);
-    if (!prepared) return Unexpected<Error>(prepared.error());
-    const auto& p = *prepared;
+    CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(opts->archive, io, catalogs));
+    const auto& p = prepared;
     CUDNNCTL_TRY(check_is_archive(p.path, p.format));
-    auto size = platform::file_size(p.path);
-    if (!size) return Unexpected<Error>(size.error());
+    CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(p.path));
     if (p.expected.empty() && !opts->archive.allow_unverified)
-      return Unexpected<Error>(judge_hash(p.path, *size, "(not computed)", p.expected, false).error());
+      return Unexpected<Error>(judge_hash(p.path, size, "(not computed)", p.expected, false).error());
     std::string actual;
     {
-      ProgressLine progress(io, "verifying", *size);
-      auto hash = sha256_file(p.path, progress.setter());
-      if (!hash) return Unexpected<Error>(hash.error());
+      ProgressLine progress(io, "verifying", size);
+      CUDNNCTL_TRY_ASSIGN(auto hash, sha256_file(p.path, progress.setter()));
       progress.finish();
-      actual = *hash;
+      actual = hash;
     }
-    auto outcome = judge_hash(p.path, *size, actual, p.expected, opts->archive.allow_unverified);
-    if (!outcome) return Unexpected<Error>(outcome.error());
-    if (!outcome->matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
+    CUDNNCTL_TRY_ASSIGN(auto outcome, judge_hash(p.path, size, actual, p.expected, opts->archive.allow_unverified));
+    if (!outcome.matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
     if (io.json) {
       nlohmann::json j{{"ok", true},
                        {"path", p.path},
-                       {"size", *size},
+                       {"size", size},
                        {"sha256", actual},
-                       {"verified", outcome->matched.has_value()},
-                       {"matched", outcome->matched ? nlohmann::json{{"sha256", outcome->matched->sha256}, {"origin", outcome->matched->origin}}
+                       {"verified", outcome.matched.has_value()},
+                       {"matched", outcome.matched ? nlohmann::json{{"sha256", outcome.matched->sha256}, {"origin", outcome.matched->origin}}
                                                     : nlohmann::json(nullptr)},
                        {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)},
                        {"warnings", io.warnings}};
       io.out << json_text(j) << "\n";
-    } else if (outcome->matched) {
-      io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome->matched->origin,
-                            *size);
+    } else if (outcome.matched) {
+      io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome.matched->origin,
+                            size);
     } else {
       io.out << fmt::format("UNVERIFIED  {}\n  sha256     {}\n", p.path, actual);
     }

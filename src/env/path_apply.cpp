@@ -10,10 +10,9 @@ namespace cudnnctl {
 namespace {
 Result<PathApplied> apply_registry(const LoaderPathPlan& plan, platform::EnvScope scope, const platform::Environment& env) {
   PathApplied done;
-  auto current = platform::read_persistent_env(scope, "PATH");
-  if (!current) return Unexpected<Error>(current.error());
+  CUDNNCTL_TRY_ASSIGN(auto current, platform::read_persistent_env(scope, "PATH"));
   const auto lookup = [&env](const std::string& n) { return env.get(n); };
-  const auto fix = put_first(split_path_list(current->value, PathFlavor::windows), plan.folder, PathFlavor::windows, lookup);
+  const auto fix = put_first(split_path_list(current.value, PathFlavor::windows), plan.folder, PathFlavor::windows, lookup);
   done.registry_diff = diff_lines(fix.before, fix.after);
   auto cudnn_path = platform::read_persistent_env(scope, "CUDNN_PATH");
   const bool cudnn_path_right = cudnn_path && cudnn_path->exists && cudnn_path->value == plan.cudnn_path;
@@ -22,7 +21,7 @@ Result<PathApplied> apply_registry(const LoaderPathPlan& plan, platform::EnvScop
     return done;
   }
   if (fix.changed) {
-    platform::PersistentValue next{join_path_list(fix.after, PathFlavor::windows), current->expandable || !current->exists, true};
+    platform::PersistentValue next{join_path_list(fix.after, PathFlavor::windows), current.expandable || !current.exists, true};
     if (next.value.size() > k_windows_env_max)
       return fail(ErrorCode::io, fmt::format("the new PATH would be {} characters; Windows allows {}", next.value.size(), k_windows_env_max),
                   "remove entries you no longer need from PATH first; nothing was changed");
@@ -44,9 +43,8 @@ Result<PathApplied> apply_loader_path(const Toolkit& toolkit, const PathReport& 
     if (toolkit.os == Os::windows)
       return fail(ErrorCode::usage, "a process PATH cannot be changed from outside the shell",
                   "use --shell pwsh (this shell) or --scope user|machine (the registry) with --apply");
-    auto done = apply_ld_conf(plan, system_root, report.cudnn_file);
-    if (!done) return Unexpected<Error>(done.error());
-    return PathApplied{*done, {}};
+    CUDNNCTL_TRY_ASSIGN(auto done, apply_ld_conf(plan, system_root, report.cudnn_file));
+    return PathApplied{done, {}};
   }
   if (!plan.list_problem.empty())
     return fail(ErrorCode::input_invalid, plan.list_problem, "move or link the toolkit to a folder without it; nothing was changed", plan.folder);

@@ -42,13 +42,12 @@ void copy_crash_point() {
 // Copies a regular file's bytes into a new file with the same permission bits. Not fs::copy_file:
 // libstdc++ reports a full disk there as "Input/output error"; this keeps the system's reason.
 Result<void> copy_file_keeping_errno(const std::string& from, const std::string& to, fs::perms perms) {
-  auto in = platform::ReadOnlyFile::open(from);
-  if (!in) return Unexpected<Error>(in.error());
+  CUDNNCTL_TRY_ASSIGN(auto in, platform::ReadOnlyFile::open(from));
   auto out = platform::NewFile::create(to, static_cast<std::uint32_t>(perms & fs::perms::all) | 0600U);  // writable while copying
   if (!out) return Unexpected<Error>(out.error());
   std::vector<char> buffer(std::size_t{1} << 20);
   for (std::uint64_t offset = 0;;) {
-    const auto n = in->read_at(offset, buffer.data(), buffer.size());
+    const auto n = in.read_at(offset, buffer.data(), buffer.size());
     if (n < 0) return fs_error("read", from, std::error_code(errno, std::generic_category()));
     if (n == 0) break;
     if (auto ok = out->write(buffer.data(), static_cast<std::size_t>(n)); !ok) return ok;

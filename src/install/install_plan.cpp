@@ -92,9 +92,8 @@ Result<InstallPlan> make_install_plan(const PlanInputs& in) {
   const auto& name = in.name;
   const auto& tk = in.toolkit;
   plan.state_dir = ".cudnnctl";
-  auto compatible = check_compatibility(name, tk, in.support, in.force);
-  if (!compatible) return Unexpected<Error>(compatible.error());
-  plan.warnings = std::move(*compatible);
+  CUDNNCTL_TRY_ASSIGN(auto compatible, check_compatibility(name, tk, in.support, in.force));
+  plan.warnings = std::move(compatible);
 
   // ---- map members
   const std::string top = name.top_folder() + "/";

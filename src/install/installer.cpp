@@ -41,9 +41,8 @@ Result<void> check_destinations(const Toolkit& t) {
     const auto path = t.root + "/" + d;
     std::error_code ec;
     if (!std::filesystem::is_directory(path_from_utf8(path), ec)) continue;  // created below the root, on its file system
-    auto place = platform::folder_place(path);
-    if (!place) return Unexpected<Error>(place.error());
-    if (place->read_only)
+    CUDNNCTL_TRY_ASSIGN(auto place, platform::folder_place(path));
+    if (place.read_only)
       return fail(ErrorCode::io, fmt::format("cannot install into {}: '{}' is on a read-only file system", t.root, path),
                   "remount it read-write, then run cudnnctl again; nothing was changed", path);
   }
@@ -76,11 +75,9 @@ std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs&
 // Hashes the archive and judges it against the expected hashes (fail-closed).
 Result<VerifyOutcome> verify_file(const InstallRequest& req) {
   log::Phase phase("verify (SHA-256)");
-  auto size = platform::file_size(req.archive_path);
-  if (!size) return Unexpected<Error>(size.error());
-  auto hash = sha256_file(req.archive_path);
-  if (!hash) return Unexpected<Error>(hash.error());
-  return judge_hash(req.archive_path, *size, *hash, req.expected, req.allow_unverified);
+  CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(req.archive_path));
+  CUDNNCTL_TRY_ASSIGN(auto hash, sha256_file(req.archive_path));
+  return judge_hash(req.archive_path, size, hash, req.expected, req.allow_unverified);
 }
 
 // The staged folder of the archive's main Linux shared library (contract: libcudnn.so.N[.M.P]), or "" when it
@@ -159,14 +156,12 @@ Result<InstallOutcome> dry_run_install(const InstallRequest& req, const Toolkit&
   ReadOptions ro;
   ro.name_encoding = req.name_encoding;
   log::Phase plan_phase("plan (from the listing)");
-  auto listing = list_archive(req.archive_path, req.name.format, ro);
-  if (!listing) return Unexpected<Error>(listing.error());
-  CUDNNCTL_TRY(check_listing(*listing, policy_for(req)));
-  auto plan = plan_for(req, tk, *listing, fs);
-  if (!plan) return Unexpected<Error>(plan.error());
+  CUDNNCTL_TRY_ASSIGN(auto listing, list_archive(req.archive_path, req.name.format, ro));
+  CUDNNCTL_TRY(check_listing(listing, policy_for(req)));
+  CUDNNCTL_TRY_ASSIGN(auto plan, plan_for(req, tk, listing, fs));
   InstallOutcome out;
   out.dry_run = true;
-  out.plan = std::move(*plan);
+  out.plan = std::move(plan);
   out.warnings = out.plan.warnings;
   out.summary = fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size());
   return out;
@@ -181,9 +176,8 @@ struct SameArchive {
 Result<SameArchive> compare_with_installed(const InstallRequest& req, const Toolkit& tk, const std::optional<Receipt>& previous,
                                            const InstallFs& fs, InstallOutcome& out) {
   if (!previous || previous->canonical_name != req.name.canonical) return SameArchive{};
-  auto judged = verify_file(req);
-  if (!judged) return Unexpected<Error>(judged.error());
-  if (judged->sha256 != previous->sha256) return SameArchive{};
+  CUDNNCTL_TRY_ASSIGN(auto judged, verify_file(req));
+  if (judged.sha256 != previous->sha256) return SameArchive{};
   const auto problems = check_receipt(*previous, tk.root, fs);
   log::info("install: {} is already installed (same SHA-256); {} files differ from the receipt", req.name.canonical, problems.size());
   if (problems.empty()) {
@@ -254,18 +248,15 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   CUDNNCTL_TRY(check_compatibility(req.name, tk, req.support, req.force));
   const auto state = state_dir_of(tk);
   const bool state_existed = fs.entry(state) != FsEntry::missing;
-  auto locked = lock_and_recover(tk, fs);
-  if (!locked) return Unexpected<Error>(locked.error());
+  CUDNNCTL_TRY_ASSIGN(auto locked, lock_and_recover(tk, fs));
   InstallOutcome out;
-  out.recovered = locked->recovered;
+  out.recovered = locked.recovered;
   if (!out.recovered.empty()) log::info("install: {}", out.recovered);
   StateCleanup cleanup{state, fs, !state_existed};
 
-  auto previous = read_receipt(state, fs, tk.root);
-  if (!previous) return Unexpected<Error>(previous.error());
-  auto same = compare_with_installed(req, tk, *previous, fs, out);
-  if (!same) return Unexpected<Error>(same.error());
-  if (same->intact) return out;
+  CUDNNCTL_TRY_ASSIGN(auto previous, read_receipt(state, fs, tk.root));
+  CUDNNCTL_TRY_ASSIGN(auto same, compare_with_installed(req, tk, previous, fs, out));
+  if (same.intact) return out;
 
   CUDNNCTL_TRY(check_destinations(tk));
   const std::string id = platform::unique_id();
@@ -293,7 +284,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
       if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
-  if (!same->repair.empty()) return repair_install(req, tk, **previous, same->repair, std::move(*plan), staging, id, fs, std::move(out));
+  if (!same.repair.empty()) return repair_install(req, tk, *previous, same.repair, std::move(*plan), staging, id, fs, std::move(out));
 
   const auto& verified = extracted->verify;
   auto placed = make_placement({*plan, req.name, tk, id, staging, std::string(base_name(req.archive_path)), verified.sha256,

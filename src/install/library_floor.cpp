@@ -45,8 +45,7 @@ Result<LibraryFloorReport> archive_library_floor(const std::string& path, Archiv
     note(report, base_name(e.name), read_elf_dynamic(reader, e.name));
     return true;
   };
-  auto r = visit_members(path, format, want, visit);
-  if (!r) return Unexpected<Error>(r.error());
+  CUDNNCTL_TRY(visit_members(path, format, want, visit));
   return report;
 }
 

@@ -70,11 +70,9 @@ Result<LockedState> lock_and_recover(const Toolkit& t, InstallFs& fs) {
     if (e.hint.empty()) e.hint = platform::permission_hint() + "; nothing was changed";
     return Unexpected<Error>(e);
   }
-  auto lock = platform::FileLock::acquire(state + "/lock");
-  if (!lock) return Unexpected<Error>(lock.error());
+  CUDNNCTL_TRY_ASSIGN(auto lock, platform::FileLock::acquire(state + "/lock"));
   log::debug("install: holding the lock {}/lock", state);
-  auto recovered = recover(fs, state);
-  if (!recovered) return Unexpected<Error>(recovered.error());
+  CUDNNCTL_TRY_ASSIGN(auto recovered, recover(fs, state));
   // with the lock held and any interrupted transaction settled, a staging folder belongs to a dead run
   std::size_t count = 0;
   std::uint64_t bytes = 0;
@@ -84,9 +82,9 @@ Result<LockedState> lock_and_recover(const Toolkit& t, InstallFs& fs) {
       bytes += s.bytes;
     }
   if (count > 0)
-    *recovered += fmt::format("{}removed {} staging folder{} ({:.1f} MB) that an interrupted run left in {}", recovered->empty() ? "" : "; ",
+    recovered += fmt::format("{}removed {} staging folder{} ({:.1f} MB) that an interrupted run left in {}", recovered.empty() ? "" : "; ",
                               count, count == 1 ? "" : "s", static_cast<double>(bytes) / 1e6, state);
-  return LockedState{std::move(*lock), std::move(*recovered)};
+  return LockedState{std::move(lock), std::move(recovered)};
 }
 Toolkit resolved_toolkit(const Toolkit& t) {
   Toolkit r = t;
@@ -99,13 +97,11 @@ Toolkit resolved_toolkit(const Toolkit& t) {
 Result<std::optional<Receipt>> read_receipt(const std::string& state, const InstallFs& fs, const std::string& root) {
   const auto path = receipt_path(state);
   if (fs.entry(path) == FsEntry::missing) return std::optional<Receipt>();
-  auto text = fs.read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto r = receipt_from_json(*text, path);
-  if (!r) return Unexpected<Error>(r.error());
-  CUDNNCTL_TRY(check_receipt_paths(*r, path));
-  CUDNNCTL_TRY(check_receipt_resolves(*r, root));
-  return std::optional<Receipt>(std::move(*r));
+  CUDNNCTL_TRY_ASSIGN(auto text, fs.read_text(path));
+  CUDNNCTL_TRY_ASSIGN(auto r, receipt_from_json(text, path));
+  CUDNNCTL_TRY(check_receipt_paths(r, path));
+  CUDNNCTL_TRY(check_receipt_resolves(r, root));
+  return std::optional<Receipt>(std::move(r));
 }
 
 } // namespace cudnnctl

@@ -178,9 +178,8 @@ Result<void> rollback(InstallFs& fs, const std::string& state_dir, const Roots& 
       if (auto ok = settle_cut_undo(fs, progress, roots, p.undo_started, j.moves[static_cast<std::size_t>(p.undo_started)]); !ok) return ok;
       next = p.undo_started - 1;
     } else if (next >= 0 && cut) {
-      auto done = settle_cut_move(fs, j.moves[static_cast<std::size_t>(next)]);
-      if (!done) return Unexpected<Error>(done.error());
-      if (!*done) --next;
+      CUDNNCTL_TRY_ASSIGN(auto done, settle_cut_move(fs, j.moves[static_cast<std::size_t>(next)]));
+      if (!done) --next;
     }
     for (int i = next; i >= 0; --i)
       if (auto ok = undo_move(fs, progress, roots, i, j.moves[static_cast<std::size_t>(i)]); !ok) return ok;
@@ -314,11 +313,9 @@ Result<void> run_transaction(InstallFs& fs, const std::string& state_dir, Journa
 Result<std::optional<Journal>> read_journal(const InstallFs& fs, const std::string& state_dir) {
   const auto path = journal_path(state_dir);
   if (fs.entry(path) == FsEntry::missing) return std::optional<Journal>();
-  auto text = fs.read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto j = from_json(*text, path);
-  if (!j) return Unexpected<Error>(j.error());
-  return std::optional<Journal>(std::move(j->journal));
+  CUDNNCTL_TRY_ASSIGN(auto text, fs.read_text(path));
+  CUDNNCTL_TRY_ASSIGN(auto j, from_json(text, path));
+  return std::optional<Journal>(std::move(j.journal));
 }
 
 Result<std::string> recover(InstallFs& fs, const std::string& state_dir) { return recover(fs, state_dir, Roots{parent_of(state_dir)}); }
@@ -329,11 +326,9 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const s
     (void)fs.remove_file(progress_path(state_dir));  // a roll-back that ended between its last two steps
     return std::string();
   }
-  auto text = fs.read_text(path);
-  if (!text) return Unexpected<Error>(text.error());
-  auto read = from_json(*text, path);
-  if (!read) return Unexpected<Error>(read.error());
-  const Journal& j = read->journal;
+  CUDNNCTL_TRY_ASSIGN(auto text, fs.read_text(path));
+  CUDNNCTL_TRY_ASSIGN(auto read, from_json(text, path));
+  const Journal& j = read.journal;
   // a journal names paths to move and folders to delete: all must be cudnnctl's own, or nothing is done
   CUDNNCTL_TRY(check_journal(j, state_dir, roots));
   platform::InterruptGuard guard;  // a roll-back, once begun, is finished
@@ -342,18 +337,17 @@ Result<std::string> recover(InstallFs& fs, const std::string& state_dir, const s
     return fmt::format("finished the interrupted '{}' (it had committed; only clean-up was left)", j.description);
   }
   const auto progress = read_progress(fs, state_dir, j.id);
-  if (read->schema < 2 || !progress.known) {
-    if (read->schema >= 2) {  // the progress file is written before the journal: no move began
+  if (read.schema < 2 || !progress.known) {
+    if (read.schema >= 2) {  // the progress file is written before the journal: no move began
       for (const auto& d : j.remove_on_rollback) drop_made_folder(fs, d);
       (void)fs.remove_file(path);
       return fmt::format("rolled back the interrupted '{}': it had not moved anything, the toolkit is as it was before it", j.description);
     }
-    auto undecided = rollback_unproven(fs, state_dir, j);
-    if (!undecided) return Unexpected<Error>(undecided.error());
-    if (*undecided == 0) return fmt::format("rolled back the interrupted '{}' (an older cudnnctl's journal): the toolkit is as it was before it", j.description);
+    CUDNNCTL_TRY_ASSIGN(auto undecided, rollback_unproven(fs, state_dir, j));
+    if (undecided == 0) return fmt::format("rolled back the interrupted '{}' (an older cudnnctl's journal): the toolkit is as it was before it", j.description);
     return fmt::format("rolled back what the tree proves of the interrupted '{}' (an older cudnnctl's journal); {} move{} with a file at "
                        "both ends were left as they are: check them",
-                       j.description, *undecided, *undecided == 1 ? "" : "s");
+                       j.description, undecided, undecided == 1 ? "" : "s");
   }
   if (progress.started >= static_cast<int>(j.moves.size()) || progress.undo_started >= static_cast<int>(j.moves.size()))
     return unsafe(fmt::format("refusing the install journal '{}': its progress names a move it does not list", path), path);

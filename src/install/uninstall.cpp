@@ -20,12 +20,10 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
   if (fs.entry(state) == FsEntry::missing)
     return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
                 "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
-  auto locked = lock_and_recover(tk, fs);
-  if (!locked) return Unexpected<Error>(locked.error());
-  out.recovered = locked->recovered;
-  auto read = read_receipt(state, fs, tk.root);
-  if (!read) return Unexpected<Error>(read.error());
-  const auto& receipt = *read;
+  CUDNNCTL_TRY_ASSIGN(auto locked, lock_and_recover(tk, fs));
+  out.recovered = locked.recovered;
+  CUDNNCTL_TRY_ASSIGN(auto read, read_receipt(state, fs, tk.root));
+  const auto& receipt = read;
   if (!receipt) {
     drop_empty_state(state, fs);  // the lock goes too when nothing else is left
     if (!out.recovered.empty()) {  // the interrupted run was the only change: rolling it back was the uninstall

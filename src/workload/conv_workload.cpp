@@ -124,12 +124,11 @@ Result<WorkloadResult> run_workload(const std::string& self_exe, const WorkloadR
                                 "--driver-library", req.driver_library, "--warmup-ms", std::to_string(req.warmup_ms)};
   if (!req.quick) argv.push_back("--full");
   if (req.fused) argv.push_back("--fused");
-  auto child = run_child_steps(argv, timeout_ms);
-  if (!child) return Unexpected<Error>(child.error());
+  CUDNNCTL_TRY_ASSIGN(auto child, run_child_steps(argv, timeout_ms));
   WorkloadResult r;
-  if (child->timed_out) r.error = fmt::format("the workload did not finish within {} s", timeout_ms / 1000);
-  else if (child->signal) r.error = fmt::format("the workload process died (signal {}): {}", child->signal, child->err.substr(0, 400));
-  for (const auto& j : child->steps) try {
+  if (child.timed_out) r.error = fmt::format("the workload did not finish within {} s", timeout_ms / 1000);
+  else if (child.signal) r.error = fmt::format("the workload process died (signal {}): {}", child.signal, child.err.substr(0, 400));
+  for (const auto& j : child.steps) try {
     const auto step = j.value("step", "");
     if (step == "error") r.error = j.value("error", "");
     else if (step == "device") {

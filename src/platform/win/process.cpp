@@ -67,10 +67,9 @@ void kill_self() {
 }
 
 Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_ms) {
-  auto r = run_child(argv, {}, timeout_ms);
-  if (!r) return Unexpected<Error>(r.error());
-  if (r->exit_code != 0) return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], r->exit_code), "");
-  return r->out;
+  CUDNNCTL_TRY_ASSIGN(auto r, run_child(argv, {}, timeout_ms));
+  if (r.exit_code != 0) return fail(ErrorCode::io, fmt::format("'{}' failed (exit status {})", argv[0], r.exit_code), "");
+  return r.out;
 }
 
 bool is_privileged() {
