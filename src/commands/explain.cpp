@@ -4,10 +4,12 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
@@ -15,8 +17,12 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/explain/explain.hpp"
+#include "cudnnctl/explain/log_fold.hpp"
 #include "cudnnctl/explain/signatures.hpp"
+#include "cudnnctl/env/library_lookup.hpp"
+#include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
@@ -29,7 +35,72 @@ constexpr std::size_t k_max_input = 64u << 20;
 struct ExplainOptions {
   std::string input = "-";
   std::string cuda_path;  // --cuda-path: the fix lines' commands name this toolkit
+  bool here = false;      // --here: check on this machine what the log's messages name
 };
+
+// --here: what this machine says about a message's library (is the named file there, which copy would load).
+// The seam for more facts of the machine in question (the GPU's code and the driver floor) is a field of Here
+// filled beside `lookup`, rendered by here_json and here_text.
+struct Here {
+  bool checked = false;
+  std::string not_checked;  // why not (the message is from another OS), when !checked
+  LibraryLookup lookup;
+};
+
+class HereChecker {
+public:
+  Here check(const ExplainMatch& m) {
+    Here h;
+    if (m.library.empty()) return h;
+    const auto os = m.library_windows ? Os::windows : Os::linux_os;
+    if (os != host_.os) {
+      h.not_checked = fmt::format("{} is a {} file and this machine runs {}", m.library, to_string(os), to_string(host_.os));
+      return h;
+    }
+    if (!places_) places_ = places();
+    h.checked = true;
+    h.lookup = look_up_library(m.library, m.library_dir, os, *places_);
+    return h;
+  }
+
+private:
+  LookupPlaces places() {
+    LookupPlaces p;
+    p.env = &env_;
+    if (host_.os == Os::linux_os) p.ld_cache_text = read_ld_cache_text().value_or(std::string());
+    p.triplet = multiarch_triplet(host_.arch);
+    std::error_code ec;
+    p.cwd = utf8_of(std::filesystem::current_path(ec));
+    p.exists = [](const std::string& path) {
+      std::error_code e;
+      return std::filesystem::is_regular_file(path_from_utf8(path), e);
+    };
+    return p;
+  }
+  platform::ProcessEnvironment env_;
+  platform::HostPlatform host_ = platform::detect_host();
+  std::optional<LookupPlaces> places_;
+};
+
+nlohmann::json here_json(const Here& h) {
+  if (!h.checked) return {{"checked", false}, {"why_not", h.not_checked}};
+  const auto& l = h.lookup;
+  nlohmann::json j{{"checked", true}, {"file", l.file}, {"loads", l.found.empty() ? nlohmann::json() : nlohmann::json(l.found)},
+                   {"via", l.via}, {"other_copies", l.other_copies}};
+  if (!l.named_dir.empty()) j["named_file_exists"] = l.named_file_exists;
+  return j;
+}
+
+std::string here_text(const Here& h) {
+  if (!h.checked) return h.not_checked.empty() ? std::string() : "not checked: " + h.not_checked;
+  const auto& l = h.lookup;
+  auto out = l.found.empty() ? fmt::format("no {} on this machine's loader search order", l.file)
+                             : fmt::format("{} loads from {} ({})", l.file, l.found, l.via);
+  if (!l.other_copies.empty()) out += fmt::format("; other copies after it: {}", fmt::join(l.other_copies, ", "));
+  if (!l.named_dir.empty())
+    out += fmt::format("; the file the message names, {}{}, {}", l.named_dir, l.file, l.named_file_exists ? "exists" : "is not there");
+  return out;
+}
 
 // A fix line whose cudnnctl commands name the toolkit given with --cuda-path, so it runs as printed.
 std::string fix_text(const Signature& s, const std::string& cuda_path) {
@@ -103,13 +174,17 @@ std::string also_text(const ExplainMatch& m) {
   return out;
 }
 
-nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path) {
+nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path, const Here* here) {
   nlohmann::json also = nlohmann::json::array();
   for (const auto* s : m.also) also.push_back(s->id);
-  return {{"line", m.line},          {"text", m.text},           {"signature", m.signature->id},
-          {"title", m.signature->title}, {"layer", m.signature->layer}, {"check", m.signature->check},
-          {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", fix_text(*m.signature, cuda_path)},
-          {"detail", m.detail},       {"also", also}};
+  nlohmann::json j{{"line", m.line},          {"text", m.text},           {"signature", m.signature->id},
+                   {"title", m.signature->title}, {"layer", m.signature->layer}, {"check", m.signature->check},
+                   {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", fix_text(*m.signature, cuda_path)},
+                   {"detail", m.detail},       {"also", also},
+                   {"folded_under", m.folded_under ? nlohmann::json(m.folded_under) : nlohmann::json()}};
+  if (!m.library.empty()) j["library"] = m.library;
+  if (here && (here->checked || !here->not_checked.empty())) j["here"] = here_json(*here);
+  return j;
 }
 
 std::string lines_text(const std::vector<std::size_t>& lines, std::size_t total) {
@@ -124,6 +199,7 @@ struct Group {
   ExplainMatch first;
   std::vector<std::size_t> lines;
   std::size_t count = 0;
+  std::string here;  // --here's finding for the first match
 };
 
 void print_groups(std::ostream& out, const std::vector<Group>& groups, const std::string& cuda_path) {
@@ -135,6 +211,8 @@ void print_groups(std::ostream& out, const std::vector<Group>& groups, const std
     out << fmt::format("  cause: {}\n", s->cause);
     out << fmt::format("  fix: {}\n", fix_text(*s, cuda_path));
     if (!g.first.also.empty()) out << fmt::format("  can also be: {}\n", also_text(g.first));
+    if (g.first.folded_under) out << fmt::format("  follows from: line {}\n", g.first.folded_under);
+    if (!g.here.empty()) out << fmt::format("  here: {}\n", g.here);
     out << "\n";
   }
 }
@@ -157,22 +235,28 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.explain/1) with every match and its line");
   sub.add_option("--cuda-path", opts->cuda_path, "The toolkit the fix lines' cudnnctl commands should name (they then run as printed)")
       ->type_name("DIR");
+  sub.add_flag("--here", opts->here,
+               "Check on this machine what the messages name: whether the file a message names is there, which copy the loader would take");
   return [opts](Io& io) -> Result<ExitCode> {
     CUDNNCTL_TRY_ASSIGN(auto file, open_input(opts->input));
     std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;
     std::vector<Group> groups;
+    CauseFolder folder;  // a later message that follows from an earlier cause is folded under it
+    HereChecker checker;
     if (io.json)
       io.out << "{\n  \"ok\": true,\n  \"schema\": \"cudnnctl.explain/1\",\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
     // Matches are written as they are found (JSON) or grouped by signature (text): nothing grows with the log.
     const auto scan = scan_lines(in, [&](std::string_view line, std::size_t line_no) {
       for (auto& m : explain_line(line, line_no)) {
         harmless += m.signature->harmless ? 1 : 0;
+        folder.fold(m);
+        const auto here = opts->here ? std::optional<Here>(checker.check(m)) : std::nullopt;
         if (io.json) {
-          io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m, opts->cuda_path)));
+          io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m, opts->cuda_path, here ? &*here : nullptr)));
         } else {
           auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) { return x.first.signature == m.signature; });
-          if (g == groups.end()) g = groups.insert(groups.end(), Group{m, {}, 0});
+          if (g == groups.end()) g = groups.insert(groups.end(), Group{m, {}, 0, here ? here_text(*here) : std::string()});
           if (g->lines.size() < 8) g->lines.push_back(m.line);
           ++g->count;
         }
@@ -184,7 +268,9 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
     const auto code = actionable ? ExitCode::doctor_failed : ExitCode::ok;
     if (io.json) {
       const nlohmann::json tail{{"bytes_read", scan.bytes}, {"truncated", scan.truncated}, {"harmless", harmless},
-                                {"actionable", actionable}, {"warnings", io.warnings}};
+                                {"actionable", actionable}, {"causes", folder.cause_count()},
+                                {"first_cause", folder.first_cause() ? nlohmann::json(folder.first_cause()) : nlohmann::json()},
+                                {"warnings", io.warnings}};
       auto rest = json_text(tail);  // "{\n  ...\n}": its members follow the matches
       io.out << (matches ? "\n  ],\n" : "],\n") << rest.substr(2) << "\n";
       return code;
@@ -193,7 +279,10 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
     if (matches == 0)
       io.out << "no cuDNN or CUDA loading message found that cudnnctl knows (docs/troubleshooting.md lists them)\n";
     else
-      io.out << fmt::format("{} message{} named: {} harmless, {} to fix\n", matches, matches == 1 ? "" : "s", harmless, actionable);
+      io.out << fmt::format("{} message{} named: {} harmless, {} to fix{}\n", matches, matches == 1 ? "" : "s", harmless, actionable,
+                            folder.first_cause() ? fmt::format("; the first cause is on line {}, {} cause{} in all", folder.first_cause(),
+                                                               folder.cause_count(), folder.cause_count() == 1 ? "" : "s")
+                                                 : std::string());
     return code;
   };
 }

@@ -9,49 +9,71 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/explain/log_fold.hpp"
+#include "cudnnctl/explain/verdict.hpp"
 
 namespace cudnnctl {
 
 namespace {
 
+// The hand-written patterns: each recognises one message's wording. Most messages are explained by their pieces
+// (verdict.hpp: status names, versions, library files, loader errors, GPU statements); a pattern stays only where
+// the pieces cannot tell, and says why. `before_pieces` patterns are tried first: their context decides more than
+// any piece inside them. The others are a fallback for lines whose pieces decide nothing.
 // First pattern that fits wins: the specific ones come before the general ones they contain.
 constexpr LogPattern k_patterns[] = {
-    // Lines that name libraries although the library is not the fault: a warning, a version floor, a package pin.
-    {{"plan failed with a cudnnexception"}, {"workload.plan-warning"}},
+    // Noise: PyTorch's plan warning carries CUDNN_STATUS_NOT_SUPPORTED, but another plan runs; the status alone would
+    // name a failure.
+    {{"plan failed with a cudnnexception"}, {"workload.plan-warning"}, true},
+    // The package resolver, not the loader: a wheel's version pin names nvidia-* libraries that are not missing.
+    {{"requires nvidia-", "but you have nvidia-"}, {"packages.pip-pin"}, true},
+    {{"depends on nvidia-", "-cu1"}, {"packages.pip-pin"}, true},
+    {{"satisfies the requirement nvidia-", "-cu1"}, {"packages.pip-pin"}, true},
+    {{"no matching distribution found for nvidia-", "-cu1"}, {"packages.pip-pin"}, true},
+    // The frameworks' words for an empty engine list (GET/FIND, the cudnn-frontend): no status or library in them.
+    {{"was unable to find an engine"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}, true},
+    {{"cudnn_frontend", "execution plan"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}, true},
+    {{"cudnngraphnotsupportederror"}, {"workload.engine-not-found", "framework.cudnn-older"}, true},
+    // Noise from TensorFlow/XLA: it names cuDNN but nothing failed.
+    {{"unable to register cu", "factory"}, {"loader.factory-registered"}, true},
+    {{"attempting to register factory for plugin"}, {"loader.factory-registered"}, true},
+    // Facts of the machine (WSL's driver copies, cuda-compat) no piece of a message can know.
+    {{"/usr/lib/wsl/lib/", "is not a symbolic link"}, {"driver.wsl.copies"}, true},
+    {{"unsupported display driver / cuda driver combination"}, {"driver.compat-shadows", "driver.version"}, true},
+    {{"cuda_error_system_driver_mismatch"}, {"driver.compat-shadows"}, true},
+    // Framework wrappers whose own fix (ONNX Runtime's CUDA/cuDNN table, Paddle's loader) is more specific than
+    // the library named inside them; the library still goes into the detail.
+    {{"third-party dynamic library", "paddle"}, {"framework.paddle-dynload", "loader.cudnn-major", "loader.cuda-runtime"}, true},
+    {{"cannot load cudnn shared library"}, {"framework.paddle-dynload", "framework.cudnn-not-found"}, true},
+    {{"onnxruntime_providers_cuda"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}, true},
+    {{"failed to create cudaexecutionprovider"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}, true},
+    {{"cuda_path is set but cuda wasn"}, {"loader.onnxruntime", "loader.cuda-runtime"}, true},
+    {{"loadlibrary failed with error 126"}, {"loader.onnxruntime", "loader.needed.windows"}, true},
+    // TensorFlow's summary line and the driver tools' own words: they name no library, status or version.
+    {{"cannot dlopen some gpu libraries"}, {"loader.tf-cannot-dlopen"}, true},
+    {{"cuda_error_stub_library"}, {"driver.stub", "driver.stubs-on-path"}, true},
+    {{"cuda version: err!"}, {"driver.wsl.linux-driver", "driver.init"}, true},
+    {{"nvidia-smi has failed because it couldn't communicate with the nvidia driver"}, {"driver.init", "driver.wsl.linux-driver"}, true},
+
+    // Fallback: what the pieces usually decide, kept for wordings whose pieces do not parse (no version numbers,
+    // no file name, a status spelt otherwise).
     {{"glibcxx_", "not found"}, {"loader.glibc"}},
     {{"glibc_2.", "not found"}, {"loader.glibc"}},
-    {{"requires nvidia-", "but you have nvidia-"}, {"packages.pip-pin"}},
-    {{"depends on nvidia-", "-cu1"}, {"packages.pip-pin"}},
-    {{"satisfies the requirement nvidia-", "-cu1"}, {"packages.pip-pin"}},
-    {{"no matching distribution found for nvidia-", "-cu1"}, {"packages.pip-pin"}},
-    {{"was unable to find an engine"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
-    {{"cudnn_frontend", "execution plan"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}},
-    {{"cudnngraphnotsupportederror"}, {"workload.engine-not-found", "framework.cudnn-older"}},
-    {{"unable to register cu", "factory"}, {"loader.factory-registered"}},
-    {{"attempting to register factory for plugin"}, {"loader.factory-registered"}},
-    {{"/usr/lib/wsl/lib/", "is not a symbolic link"}, {"driver.wsl.copies"}},
-    {{"unsupported display driver / cuda driver combination"}, {"driver.compat-shadows", "driver.version"}},
-    {{"cuda_error_system_driver_mismatch"}, {"driver.compat-shadows"}},
     {{"undefined symbol: cudnn"}, {"loader.sublibrary.elsewhere", "files.versions.mixed"}},
     {{"libcudnn", "undefined symbol"}, {"loader.sublibrary.elsewhere", "files.versions.mixed"}},
     {{"sublibrary_version_mismatch"}, {"files.versions.mixed", "loader.versions.mixed", "loader.version_checks"}},
     {{"sublibrary_loading_failed"}, {"files.complete", "loader.version_checks"}},
     {{"sublibrary_unavailable"}, {"files.complete", "loader.version_checks"}},
-    // Framework wrappers: the cuDNN fact inside each (versions, the library named) goes into the detail.
     {{"loaded runtime cudnn library"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
     {{"cudnn version incompatibility"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
     {{"found cudnn version", "built against"}, {"framework.cudnn-older", "files.search_path"}},
     {{"outdated cudnn installation"}, {"framework.cudnn-older", "files.search_path"}},
+    // A consequence the framework reports after the cuDNN it loaded refused to start: no version in the line.
     {{"dnn library initialization failed"}, {"framework.cudnn-older", "device.create"}},
     {{"unable to load cudnn"}, {"framework.cudnn-not-found", "files.cudnn"}},
     {{"cudnn not available for your platform"}, {"framework.cudnn-not-found", "files.cudnn"}},
+    {{"dnn library not found"}, {"framework.cudnn-not-found", "files.cudnn"}},
     {{"could not load dynamic library 'libcudnn"}, {"framework.cudnn-not-found", "loader.cudnn-major"}},
-    {{"third-party dynamic library", "paddle"}, {"framework.paddle-dynload", "loader.cudnn-major", "loader.cuda-runtime"}},
-    {{"cannot load cudnn shared library"}, {"framework.paddle-dynload", "framework.cudnn-not-found"}},
-    {{"onnxruntime_providers_cuda"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}},
-    {{"failed to create cudaexecutionprovider"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}},
-    {{"cuda_path is set but cuda wasn"}, {"loader.onnxruntime", "loader.cuda-runtime"}},
-    {{"loadlibrary failed with error 126"}, {"loader.onnxruntime", "loader.needed.windows"}},
     // Windows load errors whose code says more than the library named: 193 a bad image, 127 a missing export.
     {{"winerror 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
     {{"error code 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
@@ -106,8 +128,8 @@ constexpr LogPattern k_patterns[] = {
     {{"nvidia-smi has failed because it couldn't communicate with the nvidia driver"}, {"driver.init", "driver.wsl.linux-driver"}},
     {{"cudagetdevicecount"}, {"driver.stub", "driver.stubs-on-path", "driver.none"}},
     {{"no kernel image is available"}, {"device.arch.too-new-gpu"}},
-    {{"cudnn_status_arch_mismatch"}, {"device.arch.too-new-gpu"}},
-    {{"is not compatible with the current pytorch installation"}, {"device.arch.too-new-gpu"}},
+    {{"cudnn_status_arch_mismatch"}, {"device.arch.dropped", "device.arch.too-new-gpu"}},
+    {{"is not compatible with the current pytorch installation"}, {"device.arch.program-build", "device.arch.too-new-gpu"}},
     {{"could not create cudnn handle"}, {"device.create", "driver.version"}},
     {{"cudnn_status_not_initialized"}, {"device.create", "driver.version"}},
     {{"possibly insufficient driver version"}, {"driver.version", "device.create"}},
@@ -260,21 +282,57 @@ std::string detail_of(const std::string& line, const Signature& s) {
 
 std::span<const LogPattern> log_patterns() { return k_patterns; }
 
+namespace {
+
+ExplainMatch match_of(std::string_view id, const std::vector<std::string_view>& also, const std::string& cut, std::size_t line_no) {
+  ExplainMatch m;
+  m.line = line_no;
+  m.text = cut.substr(0, k_max_shown);
+  m.signature = &signature(id);
+  for (auto a : also)
+    if (!a.empty() && a != id) m.also.push_back(&signature(a));
+  return m;
+}
+
+ExplainMatch pattern_match(const LogPattern& p, const std::string& cut, std::size_t line_no) {
+  auto m = match_of(p.signatures[0], {p.signatures[1], p.signatures[2]}, cut, line_no);
+  m.detail = detail_of(cut, *m.signature);
+  return m;
+}
+
+// Lines worth decoding: the pieces' readers are regular expressions, so a line that mentions none of what they
+// read (most of a training log) is not run through them.
+bool worth_decoding(const std::string& lower) {
+  static constexpr std::string_view hints[] = {"cudnn", "status_", ".so", ".dll", "cuda", "driver", "kernel image", "training mode",
+                                               "winerror", "error code", "symbol", "glibc", "capability", "not found", "nvrtc", "cublas"};
+  for (auto h : hints)
+    if (lower.find(h) != std::string::npos) return true;
+  return false;
+}
+
+} // namespace
+
 std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_no) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const std::string cut(line.substr(0, k_max_line));
   const auto lower = lower_ascii(cut);
-  for (const auto& p : k_patterns) {
-    if (!fits(p, lower)) continue;
-    ExplainMatch m;
-    m.line = line_no;
-    m.text = cut.substr(0, k_max_shown);
-    m.signature = &signature(p.signatures[0]);
-    for (std::size_t i = 1; i < std::size(p.signatures); ++i)
-      if (!p.signatures[i].empty()) m.also.push_back(&signature(p.signatures[i]));
-    m.detail = detail_of(cut, *m.signature);
-    return {m};
+  for (const auto& p : k_patterns)
+    if (p.before_pieces && fits(p, lower)) return {pattern_match(p, cut, line_no)};
+  if (worth_decoding(lower)) {
+    const auto pieces = decode_pieces(cut);  // the verdict's library points into it
+    if (auto v = verdict_from(pieces)) {
+      auto m = match_of(v->signature, v->also, cut, line_no);
+      m.detail = v->detail.empty() ? detail_of(cut, *m.signature) : v->detail;
+      if (v->library) {
+        m.library = v->library->file;
+        m.library_dir = v->library->path;
+        m.library_windows = v->library->os == Os::windows;
+      }
+      return {m};
+    }
   }
+  for (const auto& p : k_patterns)
+    if (!p.before_pieces && fits(p, lower)) return {pattern_match(p, cut, line_no)};
   return {};
 }
 
@@ -309,13 +367,17 @@ void CudnnMajorsSeen::annotate(std::vector<ExplainMatch>& matches) const {
 std::vector<ExplainMatch> explain_text(std::string_view text) {
   std::vector<ExplainMatch> out;
   CudnnMajorsSeen majors;
+  CauseFolder folder;
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');
     const auto line = text.substr(0, nl);
     majors.feed(line, line_no);
-    for (auto& m : explain_line(line, line_no)) out.push_back(std::move(m));
+    for (auto& m : explain_line(line, line_no)) {
+      folder.fold(m);
+      out.push_back(std::move(m));
+    }
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Runs a corpus of real pasted messages through the built `cudnnctl explain --json -`.
 
-usage: run_corpus.py CUDNNCTL CORPUS [--min-score FRACTION]
+usage: run_corpus.py CUDNNCTL CORPUS... [--min-score FRACTION]
 
 Each record names the signature explain must name first for the message (or `none`: explain must name
-nothing). Without --min-score every record must pass; with it the score is printed and the run fails only
-below that fraction (the holdout part, which is never tuned to).
+nothing). Without --min-score every record must pass; with it the score of each corpus file is printed and the
+run fails when any file scores below that fraction (the holdout parts, which are never tuned to).
 """
 import json
 import subprocess
@@ -49,9 +49,16 @@ def main():
         i = args.index("--min-score")
         min_score = float(args[i + 1])
         del args[i:i + 2]
-    if len(args) != 2:
+    if len(args) < 2:
         raise SystemExit(__doc__)
-    cudnnctl, corpus = args
+    cudnnctl, corpora = args[0], args[1:]
+    ok = True
+    for corpus in corpora:
+        ok = score_corpus(cudnnctl, corpus, min_score) and ok
+    return 0 if ok else 1
+
+
+def score_corpus(cudnnctl, corpus, min_score):
     recs = records(corpus)
     if not recs:
         raise SystemExit(f"{corpus}: no records")
@@ -63,10 +70,11 @@ def main():
         print(f"{'ok  ' if ok else 'MISS'} {r['source']}: expected {r['expect']}, named {got}"
               + (f" ({detail})" if detail else ""))
     score = right / len(recs)
-    print(f"score: {right}/{len(recs)} = {score:.0%}" + (f" (threshold {min_score:.0%})" if min_score is not None else ""))
+    name = corpus.replace("\\", "/").rsplit("/", 1)[-1]
+    print(f"score {name}: {right}/{len(recs)} = {score:.0%}" + (f" (threshold {min_score:.0%})" if min_score is not None else ""))
     if min_score is None:
-        return 0 if right == len(recs) else 1
-    return 0 if score >= min_score else 1
+        return right == len(recs)
+    return score >= min_score
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ namespace cudnnctl {
 struct LogPattern {
   std::string_view all_of[3];
   std::string_view signatures[3];
+  bool before_pieces = false;  // tried before the decoded pieces (verdict.hpp): its context decides more than they do
 };
 
 struct ExplainMatch {
@@ -26,6 +27,10 @@ struct ExplainMatch {
   const Signature* signature = nullptr;
   std::vector<const Signature*> also;  // other causes the same message can have
   std::string detail;               // what the line itself says (versions compared, the library named), may be empty
+  std::string library;              // the library file the verdict is about (as the line names it), may be empty
+  std::string library_dir;          // the folder the line gives for it, may be empty
+  bool library_windows = false;     // the library is a Windows DLL
+  std::size_t folded_under = 0;     // the line of an earlier cause this message follows from (0: a cause itself)
 };
 
 std::span<const LogPattern> log_patterns();
@@ -45,7 +50,8 @@ private:
   std::map<std::string, std::size_t> seen_;  // major -> first line that shows it
 };
 
-/// Every line of `text` that names a known message, in order.
+/// Every line of `text` that names a known message, in order, each later one that follows from an earlier cause
+/// folded under it (folded_under, log_fold.hpp).
 std::vector<ExplainMatch> explain_text(std::string_view text);
 
 } // namespace cudnnctl
