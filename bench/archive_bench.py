@@ -5,8 +5,8 @@
 
 Builds the realistic archives with tests/fixtures/make_realistic_archives.py (this machine's cuDNN in
 NVIDIA's layouts; kept in --fixtures, default build/fixtures/realistic, the folder the tests use, and
-rebuilt only when their inputs change), runs every command in
-the same session (one warm-up, then N timed runs; the page cache is warm), and prints min and median
+rebuilt only when their inputs change), runs every command in the same session (one warm-up, then N
+timed runs; the page cache is warm), and prints min and median
 wall time, peak RSS, and the ratios our targets are stated in. Needs p7zip-full, libarchive-tools.
 """
 import argparse
