@@ -3,11 +3,14 @@
 
     bench/archive_bench.py [--cudnnctl build/cudnnctl] [--fixtures DIR] [--runs N] [--markdown FILE]
 
-Builds the realistic fixtures with ../shared/bench/make-fixtures.sh (cached), runs every command in
-the same session (one warm-up, then N timed runs; the page cache is warm), and prints min and median
+Builds the realistic archives with tests/fixtures/make_realistic_archives.py (this machine's cuDNN in
+NVIDIA's layouts; kept in --fixtures, default build/fixtures/realistic, the folder the tests use, and
+rebuilt only when their inputs change), runs every command in the same session (one warm-up, then N
+timed runs; the page cache is warm), and prints min and median
 wall time, peak RSS, and the ratios our targets are stated in. Needs p7zip-full, libarchive-tools.
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -57,19 +60,21 @@ def measure(name, cmd, out_dir, runs, prepare=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cudnnctl", default=os.path.join(ROOT, "build", "cudnnctl"))
-    ap.add_argument("--fixtures", default=os.path.join(os.path.expanduser("~"), ".cache", "cudnnctl-fixtures"))
+    ap.add_argument("--fixtures", default=os.path.join(ROOT, "build", "fixtures", "realistic"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--markdown")
     args = ap.parse_args()
     for tool in ("sha256sum", "openssl", "unzip", "7z", "bsdtar", "tar", "xz", "/usr/bin/time"):
         if not shutil.which(tool):
             raise SystemExit(f"missing tool: {tool} (apt-get install p7zip-full libarchive-tools unzip xz-utils time)")
-    subprocess.run(["bash", os.path.join(ROOT, "..", "shared", "bench", "make-fixtures.sh"), args.fixtures], check=True,
-                   stdout=subprocess.DEVNULL)
-    zips = [f for f in os.listdir(args.fixtures) if f.endswith(".zip")]
-    txzs = [f for f in os.listdir(args.fixtures) if f.endswith(".tar.xz")]
-    z = os.path.join(args.fixtures, zips[0])
-    x = os.path.join(args.fixtures, txzs[0])
+    make = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fixtures", "make_realistic_archives.py"), args.fixtures],
+                          stdout=subprocess.PIPE, text=True)
+    if make.returncode != 0:
+        raise SystemExit(f"{make.stdout}no realistic archives to measure (make_realistic_archives.py exited {make.returncode})")
+    with open(os.path.join(args.fixtures, "fixtures.json")) as f:
+        made = json.load(f)
+    z = os.path.join(args.fixtures, made["windows"]["file"])
+    x = os.path.join(args.fixtures, made["linux"]["file"])
     zh = open(z + ".sha256").read().split()[0]
     xh = open(x + ".sha256").read().split()[0]
     ours = os.path.abspath(args.cudnnctl)

@@ -5,10 +5,11 @@
         archives made here (a few MiB): extract and install of a zip and a tar.xz, verify; the
         percentage never goes back and ends at 100% of the right total, with the final line; nothing
         drawn into a pipe, with --json or TERM=dumb; NO_COLOR.
-    terminal_progress_test.py CUDNNCTL realistic MAKE_FIXTURES [FIXTURES_DIR]
-        the realistic 9.19 archives (built by make-fixtures.sh, cached): install of the tar.xz and
-        extract of the zip show a rising percentage with rate and time left that reaches 100%.
-    terminal_progress_test.py CUDNNCTL capture MAKE_FIXTURES OUTDIR
+    terminal_progress_test.py CUDNNCTL realistic FIXTURES_DIR
+        the realistic archives (this machine's cuDNN 9.19 in NVIDIA's layouts, made and cached in
+        FIXTURES_DIR by tests/fixtures/make_realistic_archives.py): install of the tar.xz and extract of
+        the zip show a rising percentage with rate and time left that reaches 100%.
+    terminal_progress_test.py CUDNNCTL capture FIXTURES_DIR OUTDIR
         writes the final screens (docs/terminal/*.txt) of install, extract, verify and fetch.
 
 The final screen is what a terminal shows once every '\\r' redraw has landed (screen() below);
@@ -261,15 +262,21 @@ def small(tmp):
 
 # ---------------------------------------------------------------- the realistic archives
 
-def fixtures(make, where):
-    if not os.access(make, os.X_OK) or not os.path.isfile("/usr/local/cuda/include/cudnn_version.h"):
-        print("SKIP: needs ../shared/bench/make-fixtures.sh and this image's CUDA toolkit")
+def fixtures(where):
+    """The realistic archives, made (or kept) by tests/fixtures/make_realistic_archives.py in where."""
+    make = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "make_realistic_archives.py")
+    p = subprocess.run([sys.executable, make, where], stdout=subprocess.PIPE, text=True)
+    if p.returncode == 77:
+        print(next(ln for ln in p.stdout.splitlines() if ln.startswith("SKIP:")))
         sys.exit(0)
-    subprocess.run(["bash", make, where], check=True, stdout=subprocess.DEVNULL)
-    names = os.listdir(where)
-    txz = os.path.join(where, next(n for n in names if n.endswith("_cuda13-archive.tar.xz")))
-    zp = os.path.join(where, next(n for n in names if n.endswith("_cuda13-archive.zip")))
-    return txz, zp
+    if p.returncode != 0:
+        sys.exit(f"{p.stdout}FAIL: {make} exited {p.returncode}")
+    if not os.path.isfile("/usr/local/cuda/include/cuda.h") or not os.path.isfile("/usr/local/cuda/bin/nvcc"):
+        print("SKIP: needs this image's CUDA toolkit (/usr/local/cuda/include/cuda.h and bin/nvcc) to copy its layout")
+        sys.exit(0)
+    with open(os.path.join(where, "fixtures.json")) as f:
+        made = json.load(f)
+    return os.path.join(where, made["linux"]["file"]), os.path.join(where, made["windows"]["file"])
 
 
 def cuda13_toolkit(base):
@@ -288,8 +295,8 @@ def zip_inflated(path):
         return sum(i.file_size for i in z.infolist() if not i.is_dir())
 
 
-def realistic(tmp, make, where):
-    txz, zp = fixtures(make, where)
+def realistic(tmp, where):
+    txz, zp = fixtures(where)
     tk = cuda13_toolkit(tmp)
     code, raw = run_pty(["install", txz, "--sha256-file", txz + ".sha256", "--cuda-path", tk, "--no-path"])
     check(code == 0, f"install of the realistic tar.xz exits 0 ({code})")
@@ -315,8 +322,8 @@ def midway(raw):
     return "# while it runs (one of the redraws, in place):\n" + (near or drawn)[0] + "\n# when it is done:\n"
 
 
-def capture(tmp, make, outdir):
-    txz, zp = fixtures(make, os.environ.get("CUDNNCTL_FIXTURES", os.path.expanduser("~/.cache/cudnnctl-fixtures")))
+def capture(tmp, where, outdir):
+    txz, zp = fixtures(where)
     os.makedirs(outdir, exist_ok=True)
     tk = cuda13_toolkit(tmp)
     home = os.path.join(tmp, "home")
@@ -369,7 +376,7 @@ def main():
         if mode == "small":
             small(tmp)
         elif mode == "realistic":
-            realistic(tmp, sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else os.path.expanduser("~/.cache/cudnnctl-fixtures"))
+            realistic(tmp, sys.argv[3])
         elif mode == "capture":
             capture(tmp, sys.argv[3], sys.argv[4])
         else:

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# End to end on realistic archives (the real cuDNN 9.19 files of this image in NVIDIA's layouts, built
-# by ../shared/bench/make-fixtures.sh and cached): install the tar.xz into a copy of this image's
-# /usr/local/cuda layout (lib64 -> targets/x86_64-linux/lib), load the installed libcudnn.so.9 and get
-# cudnnGetVersion() == 91900; install the zip into a CUDA 13 Windows-layout tree (bin\x64); uninstall both
-# and compare the trees with what they were.
-#   install_realistic.sh CUDNNCTL PROBE SOURCE_DIR
+# End to end on realistic archives (the real cuDNN of this image, 9.19, in NVIDIA's layouts, built by
+# tests/fixtures/make_realistic_archives.py and cached in the build folder): install the tar.xz into a
+# copy of this image's /usr/local/cuda layout (lib64 -> targets/x86_64-linux/lib), load the installed
+# libcudnn.so.9 and get the cudnnGetVersion() its version says (91900 for 9.19.0); install the zip into a
+# CUDA 13 Windows-layout tree (bin\x64); uninstall both and compare the trees with what they were.
+#   install_realistic.sh CUDNNCTL PROBE MAKE_REALISTIC_ARCHIVES FIXTURES_DIR
 set -euo pipefail
-CUDNNCTL=$1 PROBE=$2 SRC=$3
-FIX=${CUDNNCTL_FIXTURES:-${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-fixtures}
-MAKE_FIXTURES=$SRC/../shared/bench/make-fixtures.sh
-if [[ ! -x $MAKE_FIXTURES || ! -f /usr/local/cuda/include/cudnn_version.h ]]; then
-  echo "SKIP: needs ../shared/bench/make-fixtures.sh and this image's CUDA toolkit"; exit 0
+CUDNNCTL=$1 PROBE=$2 MAKE=$3 FIX=$4
+rc=0; made=$(python3 "$MAKE" "$FIX") || rc=$?
+if [[ $rc == 77 ]]; then echo "$made" | grep '^SKIP:'; exit 0; fi
+[[ $rc == 0 ]] || { echo "$made"; echo "FAIL: $MAKE exited $rc"; exit 1; }
+if [[ ! -f /usr/local/cuda/include/cuda.h || ! -x /usr/local/cuda/bin/nvcc ]]; then
+  echo "SKIP: needs this image's CUDA toolkit (/usr/local/cuda/include/cuda.h and bin/nvcc) to copy its layout"; exit 0
 fi
-bash "$MAKE_FIXTURES" "$FIX" >/dev/null
-TXZ=$(ls "$FIX"/cudnn-linux-x86_64-*_cuda13-archive.tar.xz | head -1)
-ZIP=$(ls "$FIX"/cudnn-windows-x86_64-*_cuda13-archive.zip | head -1)
+read -r TXZ ZIP VERSION < <(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(m["linux"]["file"], m["windows"]["file"], m["version"])' "$FIX/fixtures.json")
+TXZ=$FIX/$TXZ ZIP=$FIX/$ZIP
+# cudnnGetVersion() of cuDNN 9 is major*10000 + minor*100 + patch
+IFS=. read -r MAJOR MINOR PATCH _ <<< "$VERSION"
+WANT=$((MAJOR * 10000 + MINOR * 100 + PATCH)) XYZ=$MAJOR.$MINOR.$PATCH
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 snapshot() { (cd "$1" && find . -path ./.cudnnctl -prune -o -print0 | sort -z | xargs -0 -I{} sh -c 'if [ -L "{}" ]; then echo "{} -> $(readlink "{}")"; elif [ -f "{}" ]; then sha256sum "{}"; else echo "{}/"; fi'); }
 
@@ -29,7 +34,7 @@ before=$(snapshot "$TK")
 grep -q '"changed": true' "$TMP/install.json"
 version=$("$PROBE" "$TK/lib64/libcudnn.so.9")
 echo "cudnnGetVersion() of the installed copy: $version"
-[[ $version == 91900 ]]
+[[ $version == "$WANT" ]] || { echo "FAIL: cudnnGetVersion() is $version, the archive is $WANT"; exit 1; }
 "$CUDNNCTL" install "$TXZ" --sha256-file "$TXZ.sha256" --cuda-path "$TK" --json > "$TMP/again.json"
 grep -q '"changed": false' "$TMP/again.json"
 "$CUDNNCTL" uninstall --cuda-path "$TK" > /dev/null
@@ -59,17 +64,17 @@ with zipfile.ZipFile(z) as zf:
         assert f["sha256"] == got == want, (f["path"], f["sha256"], got, want)
 print(f"{len(r['files'])} installed files byte-identical to the zip's members, receipt hashes equal")
 PY
-# the doctor reads that Windows tree offline: the 9.19 header, every sub-DLL, the receipt; the fixture's
+# the doctor reads that Windows tree offline: the archive's header, every sub-DLL, the receipt; the fixture's
 # DLLs are Linux .so bytes under DLL names, which the PE reader names as not readable DLLs
 doctor_json() { local rc=0; "$CUDNNCTL" doctor --cuda-path "$1" --json > "$2" || rc=$?; echo "$rc"; }
 rc=$(doctor_json "$WTK" "$TMP/wdoctor.json")
-python3 - "$TMP/wdoctor.json" "$rc" <<'PY'
+python3 - "$TMP/wdoctor.json" "$rc" "$XYZ" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
 c = {x["id"]: x for x in r["checks"]}
 assert r["offline"] is True, r
 assert rc == 10, rc
-assert c["files.cudnn"]["status"] == "pass" and "9.19.0" in c["files.cudnn"]["finding"], c["files.cudnn"]
+assert c["files.cudnn"]["status"] == "pass" and sys.argv[3] in c["files.cudnn"]["finding"], c["files.cudnn"]
 assert c["files.complete"]["status"] == "pass", c["files.complete"]
 assert c["files.receipt"]["status"] == "pass", c["files.receipt"]
 assert c["files.dlls"]["status"] == "fail" and "cudnn64_9.dll is not a readable DLL" in c["files.dlls"]["finding"], c["files.dlls"]

@@ -4,6 +4,10 @@
 #include "crafted_elf.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 
@@ -146,10 +150,42 @@ TEST_CASE("install's gate: a floor above the host is install.host-too-old, exit 
   CHECK(check_library_floor(report, host_versions_from(std::string("2.36"), {"GLIBCXX_3.4.30"}, ""), "a.tar.xz"));
 }
 
-TEST_CASE("the real fixture archive: the floor read from its members' headers", "[glibc_floor]") {
-  const char* home = std::getenv("HOME");
-  const std::string archive = std::string(home ? home : "") + "/.cache/cudnnctl-fixtures/cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz";
-  if (!home || !std::filesystem::exists(archive)) CUDNNCTL_SKIP("no fixture archive (../shared/bench/make-fixtures.sh builds it)");
+namespace {
+// The realistic Linux archive that tests/fixtures/make_realistic_archives.py made for CTest's
+// fixtures.realistic_archives (CUDNNCTL_REALISTIC_ARCHIVES names its folder), or why there is none.
+struct RealisticArchive {
+  std::string path;
+  std::string version;
+  std::string missing;
+};
+
+RealisticArchive realistic_linux_archive() {
+  const char* dir = std::getenv("CUDNNCTL_REALISTIC_ARCHIVES");
+  if (!dir || !*dir)
+    return {"", "", "CUDNNCTL_REALISTIC_ARCHIVES is not set: run it as ctest -R e2e.glibc_floor_real_archive, "
+                    "which builds the archives with tests/fixtures/make_realistic_archives.py"};
+  const std::filesystem::path folder(dir);
+  std::ifstream in(folder / "fixtures.json");
+  if (!in) {
+    std::ifstream why(folder / "skipped.txt");
+    std::string reason;
+    std::getline(why, reason);
+    return {"", "", reason.empty() ? "no fixtures.json in " + folder.string() : reason};
+  }
+  const auto made = nlohmann::json::parse(in, nullptr, false);
+  if (made.is_discarded() || !made.contains("linux") || !made.contains("version"))
+    return {"", "", "unreadable " + (folder / "fixtures.json").string()};
+  return {(folder / made["linux"]["file"].get<std::string>()).string(), made["version"].get<std::string>(), ""};
+}
+} // namespace
+
+TEST_CASE("the real fixture archive: the floor read from its members' headers", "[glibc_floor][realistic_archive]") {
+  const RealisticArchive fixture = realistic_linux_archive();
+  if (!fixture.missing.empty()) CUDNNCTL_SKIP(fixture.missing);
+  // the floor below was read with readelf -V from cuDNN 9.19.0's libraries (this image's)
+  if (!fixture.version.starts_with("9.19.0."))
+    CUDNNCTL_SKIP("the expected floor is cuDNN 9.19.0's; the realistic archive holds " << fixture.version);
+  const std::string archive = fixture.path;
   const auto report = archive_library_floor(archive, ArchiveFormat::tar_xz);
   REQUIRE(report);
   CHECK(report->floor.libraries == 8);
