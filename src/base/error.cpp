@@ -39,6 +39,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::path_not_effective: return "path.not-effective";
   case ErrorCode::bundle_refused: return "bundle.refused";
   case ErrorCode::unsafe_state: return "state.unsafe";
+  case ErrorCode::manifest_refused: return "catalog.manifest-refused";
   case ErrorCode::interrupted: return "interrupted";
   }
   return "internal";
@@ -59,7 +60,8 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::name_unknown_platform:
   case ErrorCode::name_bad_extension: return ExitCode::unrecognised_name;
   case ErrorCode::catalog_unreadable:
-  case ErrorCode::catalog_invalid: return ExitCode::bad_catalog;
+  case ErrorCode::catalog_invalid:
+  case ErrorCode::manifest_refused: return ExitCode::bad_catalog;
   case ErrorCode::file_not_found:
   case ErrorCode::io: return ExitCode::io_error;
   case ErrorCode::hash_mismatch:

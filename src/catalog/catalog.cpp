@@ -29,7 +29,7 @@ Unexpected<Error> invalid(const std::string& origin, std::string what) {
 
 // The catalog's records, each field named once; a field left out keeps its default (empty). KnownHash is
 // read by hand below: its size is optional and its values are checked.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CatalogArchive, filename, version, platform, cuda_variant, url)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CatalogArchive, filename, version, platform, cuda_variant, url, origin, added)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SupportRow, release, cuda_variant, cuda_toolkits, min_driver_linux,
                                                 min_driver_windows, compute_capabilities, source, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReleaseInfo, label, date, manifest_url, builds)
@@ -133,6 +133,24 @@ Result<Catalog> Catalog::parse(std::string_view json_text, std::string origin) {
   return c;
 }
 
+
+Catalog Catalog::of(std::string origin, std::vector<CatalogArchive> archives, std::vector<ReleaseInfo> releases) {
+  Catalog c;
+  c.m_origin = std::move(origin);
+  c.m_archives = std::move(archives);
+  c.m_releases = std::move(releases);
+  return c;
+}
+
+Catalog Catalog::layered(const Catalog& first, const Catalog& then, std::string origin) {
+  Catalog c = first;
+  c.m_origin = std::move(origin);
+  for (const auto& a : then.m_archives)
+    if (!first.find_archive(a.filename)) c.m_archives.push_back(a);
+  for (const auto& r : then.m_releases)
+    if (!first.release(r.label)) c.m_releases.push_back(r);
+  return c;
+}
 
 const LegacyPin* Catalog::legacy_pin(std::string_view filename) const {
   for (const auto& p : m_pins)

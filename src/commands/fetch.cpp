@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/catalog/user_catalog.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/contract/version.hpp"
+#include "cudnnctl/fetch/catalog_update.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
@@ -30,7 +33,38 @@ std::string host_platform_name(Os os) {
   return archive_platform_name(os, host.os == Os::linux_os ? host.arch : Arch::x86_64);
 }
 
+namespace {
+// A version no catalog knows: its release's manifest is read into the user catalog first (one small request),
+// unless --catalog names the only catalog or --offline forbids the network.
+Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catalogs, Io& io) {
+  CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
+  auto known = resolve_fetch(*catalog, req);
+  if (known || catalogs.from_file()) return {};
+  const auto version = parse_version(req.version);
+  if (!version || version->count < 2) return {};
+  if (req.offline) {
+    Error e = known.error();
+    e.hint = "--offline: no manifest was read; run 'cudnnctl catalog update' (online) to learn newer releases";
+    return Unexpected<Error>(e);
+  }
+  const auto label = version->count == 2 ? req.version + ".0" : version->release_label();
+  io.warn(fmt::format("no catalog knows cuDNN {}: reading its release manifest {}", req.version, manifest_url(req.mirror, label)));
+  auto learnt = learn_release(label, req.mirror, default_user_catalog_path(), Catalog::embedded());
+  if (!learnt) {
+    if (learnt.error().code == ErrorCode::manifest_refused) return Unexpected<Error>(learnt.error());
+    Error e = known.error();
+    e.message += fmt::format(", and its manifest could not be read: {}", learnt.error().message);
+    return Unexpected<Error>(e);
+  }
+  io.warn(fmt::format("learnt cuDNN {} ({} archives) from {} into the user catalog {}", learnt->version, learnt->archives.size(), learnt->url,
+                      default_user_catalog_path()));
+  catalogs.reload();
+  return {};
+}
+} // namespace
+
 Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io) {
+  CUDNNCTL_TRY(learn_unknown_version(req, catalogs, io));
   auto catalog = catalogs.get();
   if (!catalog) return Unexpected<Error>(catalog.error());
   if (req.cache_dir.empty()) req.cache_dir = default_cache_dir();
@@ -50,6 +84,7 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cache", opts->req.cache_dir, "Cache folder (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   sub.add_option("--catalog", opts->catalog, "Release catalog JSON to use instead of the built-in one");
   sub.add_option("--timeout", opts->req.stall_timeout_s, "Give up when no data arrives for this many seconds (default 60)");
+  sub.add_flag("--offline", opts->req.offline, "Never touch the network: the cache's verified copy or an error (no manifest is read)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
     auto req = opts->req;

@@ -32,6 +32,7 @@ struct InstallCommandOptions {
   bool dry_run = false;
   bool force = false;
   bool no_path = false;
+  bool offline = false;
   std::string mirror;
   std::string cache;
 };
@@ -80,6 +81,7 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   fr.cuda = tk->major();
   fr.mirror = opts.mirror;
   fr.cache_dir = opts.cache;
+  fr.offline = opts.offline;
   auto fetched = fetch_for(fr, catalogs, io);
   if (!fetched) return Unexpected<Error>(fetched.error());
   io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
@@ -174,6 +176,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, or its libraries need a newer glibc / libstdc++ than this host has");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
+  sub.add_flag("--offline", opts->offline, "With a version: never touch the network (the cache's verified copy, or an error)");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first

@@ -1,9 +1,12 @@
 #include <array>
+#include <filesystem>
 #include <ostream>
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/catalog/user_catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
 
@@ -21,12 +24,13 @@ void Io::warn(const std::string& text) {
 }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 15> k_commands{{
+  static constexpr std::array<CommandSpec, 16> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
       {"extract", "Verify and extract an archive into a new folder, refusing hostile members", &setup_extract},
       {"fetch", "Download a catalog archive (NVIDIA or --mirror) into a cache, resuming, verified", &setup_fetch},
+      {"catalog", "The release catalogs: update the user catalog from NVIDIA's manifests (validated, fail-closed); list what is known and from where", &setup_catalog},
       {"install", "Verify an archive and install it into a CUDA toolkit as one transaction, with a receipt", &setup_install},
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},
@@ -44,8 +48,16 @@ std::span<const CommandSpec> all_commands() {
 
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage) {
   if (path.empty()) {
-    log::info("catalog: the built-in one");
-    return &Catalog::embedded();
+    // the built-in catalog, then the user catalog (catalog update) when there is one
+    const auto user = default_user_catalog_path();
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path_from_utf8(user), ec))) {
+      log::info("catalog: the built-in one (no user catalog at {})", user);
+      return &Catalog::embedded();
+    }
+    CUDNNCTL_TRY_ASSIGN(auto both, builtin_then_user(user));
+    storage = std::move(both);
+    return &storage;
   }
   CUDNNCTL_TRY_ASSIGN(auto loaded, Catalog::load_file(path));
   storage = std::move(loaded);
@@ -59,6 +71,11 @@ Result<const Catalog*> CatalogSource::get() {
   CUDNNCTL_TRY_ASSIGN(auto selected, select_catalog(m_path, *m_storage));
   m_catalog = selected;
   return m_catalog;
+}
+
+void CatalogSource::reload() {
+  m_catalog = nullptr;
+  m_storage.reset();
 }
 
 } // namespace cudnnctl

@@ -116,6 +116,9 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   out.path = final_path;
   auto known = [&](const std::string& h) { return std::any_of(a.hashes.begin(), a.hashes.end(), [&](const auto& k) { return k.sha256 == h; }); };
   if (cached_and_valid(final_path, known, out)) return out;  // nothing to download
+  if (req.offline)
+    return fail(ErrorCode::file_not_found, fmt::format("{} is not in the cache {} and --offline forbids downloading it", a.filename, req.cache_dir),
+                "run the command without --offline, or put the archive in the cache (--cache)", final_path);
   std::uint64_t start = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
   if (expected.size && start > *expected.size) {
     fs::remove(part, ec);

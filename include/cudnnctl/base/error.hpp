@@ -42,6 +42,7 @@ enum class ErrorCode {
   path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
   bundle_refused,      // bundle swap/unbundle/restore refused with nothing changed (another major, older version, ...)
   unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched
+  manifest_refused,  // an NVIDIA release manifest (catalog update, or fetch of an unknown version) broke a rule: nothing kept
   interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
 };
 /// The last code; tests walk every code up to it.

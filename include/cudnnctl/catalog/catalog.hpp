@@ -28,6 +28,8 @@ struct CatalogArchive {
   std::string cuda_variant;
   std::string url;
   std::vector<KnownHash> hashes;  // at least one; the first is the best-sourced
+  std::string origin;        // user catalog rows: the manifest URL it was learnt from (empty: built in)
+  std::string added;         // user catalog rows: the date it was learnt (YYYY-MM-DD)
 };
 
 struct SupportRow {
@@ -63,6 +65,11 @@ public:
   static const Catalog& embedded();
   /// Reads a catalog file (for --catalog).
   static Result<Catalog> load_file(const std::string& path);
+  /// A catalog of these archives and releases (a user catalog built from manifests).
+  static Catalog of(std::string origin, std::vector<CatalogArchive> archives, std::vector<ReleaseInfo> releases);
+  /// `first` with, after its own, the archives and releases of `then` that it lacks (by file name, by label):
+  /// lookups answer from `first` before `then`. Support rows and legacy pins are `first`'s.
+  static Catalog layered(const Catalog& first, const Catalog& then, std::string origin);
 
   const CatalogArchive* find_archive(std::string_view filename) const;
   std::vector<const SupportRow*> support_for(std::string_view release, std::string_view cuda_variant) const;

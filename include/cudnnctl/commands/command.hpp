@@ -47,10 +47,11 @@ struct CommandSpec {
 
 std::span<const CommandSpec> all_commands();
 
-/// The catalog a command uses: the file given with --catalog, else the built-in one.
+/// The catalog a command uses: the file given with --catalog, else the built-in one followed by the user
+/// catalog (catalog/user_catalog.hpp) when there is one.
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage);
 
-/// The catalog of one command run (the --catalog file, else the built-in one), read at the first get()
+/// The catalog of one command run (the --catalog file, else the built-in one and the user catalog), read at the first get()
 /// and then kept: however many steps of a command need it, the file is read and parsed once.
 class CatalogSource {
 public:
@@ -58,6 +59,8 @@ public:
   Result<const Catalog*> get();
   /// True when --catalog named a file (the built-in catalog costs only its first parse).
   bool from_file() const { return !m_path.empty(); }
+  /// The next get() reads the catalogs again (after a manifest was added to the user catalog).
+  void reload();
 
 private:
   std::string m_path;

@@ -18,6 +18,7 @@ CommandRun setup_bench(CLI::App& sub, Io& io);
 CommandRun setup_explain(CLI::App& sub, Io& io);
 CommandRun setup_trace(CLI::App& sub, Io& io);
 CommandRun setup_fetch(CLI::App& sub, Io& io);
+CommandRun setup_catalog(CLI::App& sub, Io& io);
 CommandRun setup_workload_child(CLI::App& sub, Io& io);
 CommandRun setup_bundle(CLI::App& sub, Io& io);
 CommandRun setup_bundle_load_child(CLI::App& sub, Io& io);

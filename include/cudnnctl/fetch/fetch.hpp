@@ -18,6 +18,7 @@ struct FetchRequest {
   std::string mirror;        // empty: NVIDIA's URL
   std::string cache_dir;
   int stall_timeout_s = 60;  // abort when no byte arrives for this long
+  bool offline = false;      // never touch the network: the cache's verified copy, or an error
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 

@@ -1,6 +1,8 @@
 // HTTP GET through libcurl (POSIX builds).
 #include "cudnnctl/platform/http.hpp"
 
+#include <cstdlib>
+
 #include <curl/curl.h>
 
 namespace cudnnctl::platform {
@@ -25,6 +27,12 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data) {
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_body);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &on_data);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+  // http and https only, redirects included (a mirror URL or a redirect never reads file:// or others)
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  // the trust store curl's own tool honours: SSL_CERT_FILE / SSL_CERT_DIR (a site's or a test's CA)
+  if (const char* f = std::getenv("SSL_CERT_FILE"); f && *f) curl_easy_setopt(curl, CURLOPT_CAINFO, f);
+  if (const char* d = std::getenv("SSL_CERT_DIR"); d && *d) curl_easy_setopt(curl, CURLOPT_CAPATH, d);
   curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, static_cast<long>(req.connect_timeout_s));
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
