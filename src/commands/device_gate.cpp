@@ -32,6 +32,7 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
   const auto host = platform::detect_host();
   ProbeRequest req;
   req.driver_only = true;
+  req.lib_dir = ".";  // not read: no cuDNN is loaded
   req.driver_library = !driver_library.empty() ? driver_library : host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1";
   const auto probe = run_probe(platform::self_executable(), req, 30000);
   if (!probe || !probe->driver_ready()) return out;
