@@ -41,6 +41,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::unsafe_state: return "state.unsafe";
   case ErrorCode::manifest_refused: return "catalog.manifest-refused";
   case ErrorCode::interrupted: return "interrupted";
+  case ErrorCode::no_gpu_code: return "install.no-gpu-code";
   }
   return "internal";
 }
@@ -80,6 +81,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::bundle_refused: return ExitCode::bundle_refused;
   case ErrorCode::unsafe_state: return ExitCode::unsafe_state;
   case ErrorCode::interrupted: return ExitCode::interrupted;
+  case ErrorCode::no_gpu_code: return ExitCode::no_gpu_code;
   }
   return ExitCode::failure;
 }

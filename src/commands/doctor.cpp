@@ -116,6 +116,7 @@ CommandRun setup_probe(CLI::App& sub, Io&) {
   sub.add_option("--driver-library", req->driver_library);
   auto no_driver = std::make_shared<bool>(false);
   sub.add_flag("--no-driver", *no_driver);
+  sub.add_flag("--driver-only", req->driver_only);
   return [req, no_driver](Io& io) -> Result<ExitCode> {
     req->with_driver = !*no_driver;
     return static_cast<ExitCode>(run_probe_child(*req, io.out));

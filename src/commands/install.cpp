@@ -12,6 +12,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/device_gate.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
@@ -35,6 +36,7 @@ struct InstallCommandOptions {
   bool offline = false;
   std::string mirror;
   std::string cache;
+  std::string driver_library;
 };
 
 nlohmann::json plan_json(const InstallPlan& plan) {
@@ -91,14 +93,24 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
 
 // Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
 // must fit this host (install.host-too-old otherwise; --force installs anyway, with a warning), judged on the
-// staged libraries once the hash has matched (no second pass over the archive).
-void host_gate(const PreparedArchive& p, bool force, Io& io, InstallRequest& req) {
+// staged libraries once the hash has matched (no second pass over the archive). An archive for this OS: the
+// driver's GPUs are asked for (a driver-only probe child), the driver is compared with the archive's CUDA
+// (a warning), and the staged libraries must carry code for every GPU (install.no-gpu-code; --force: a warning).
+void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& io, InstallRequest& req) {
   for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
-  if (p.name->os != Os::linux_os || platform::detect_host().os != Os::linux_os) return;
-  req.check_staged_libraries = [archive = p.path, force, &io](const std::string& dir) -> Result<void> {
-    auto fits = check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive);
-    if (fits || !force) return fits;
-    io.warn(fits.error().message + " (installing anyway: --force)");
+  const auto host = platform::detect_host().os;
+  if (p.name->os != host) return;
+  const auto gpus = probe_machine_gpus(opts.driver_library);
+  warn_driver_floor(*p.name, gpus, io);
+  const bool floor = host == Os::linux_os;
+  if (!floor && gpus.devices.empty()) return;
+  req.check_staged_libraries = [archive = p.path, force = opts.force, floor, devices = gpus.devices, &io](const std::string& dir) -> Result<void> {
+    for (auto fits : {floor ? check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive) : Result<void>{},
+                      check_gpu_code_for_devices(dir, devices, archive)}) {
+      if (fits) continue;
+      if (!force) return fits;
+      io.warn(fits.error().message + " (installing anyway: --force)");
+    }
     return {};
   };
 }
@@ -173,10 +185,11 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
-  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, or its libraries need a newer glibc / libstdc++ than this host has");
+  sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, its libraries need a newer glibc / libstdc++ than this host has, or they carry no code for a GPU of this machine");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
   sub.add_flag("--offline", opts->offline, "With a version: never touch the network (the cache's verified copy, or an error)");
+  sub.add_option("--driver-library", opts->driver_library, "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
@@ -193,7 +206,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
     auto catalog = catalogs.get();
     if (!catalog) return Unexpected<Error>(catalog.error());
     auto req = install_request(p, *toolkit, **catalog, *opts);
-    host_gate(p, opts->force, io, req);
+    host_gate(p, *opts, io, req);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
     {

@@ -17,7 +17,7 @@ std::vector<std::string> need_names(unsigned needs) {
   static const std::pair<unsigned, const char*> names[] = {
       {need_receipt, "receipt"},   {need_search_path, "search_path"}, {need_frameworks, "frameworks"},
       {need_linkage, "linkage"},   {need_probe, "probe"},             {need_workload, "workload"},
-      {need_driver_files, "driver_files"}, {need_stack, "stack"}, {need_bundles, "bundles"}};
+      {need_driver_files, "driver_files"}, {need_stack, "stack"}, {need_bundles, "bundles"}, {need_gpu_code, "gpu_code"}};
   std::vector<std::string> out{"toolkit"};
   for (const auto& [bit, name] : names)
     if (needs & bit) out.emplace_back(name);

@@ -182,6 +182,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
   if (needs & need_frameworks) gather_frameworks(f, env, sys);
   if (needs & need_bundles) gather_bundles(f, o, env, sys);
+  gather_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
   if (!f.offline && (needs & need_probe)) gather_probe(f, o, sys);
   if (needs & need_driver_files) gather_driver(f, env, sys);

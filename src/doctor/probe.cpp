@@ -150,6 +150,11 @@ nlohmann::json create_handle(void* main) {
 
 int run_probe_child(const ProbeRequest& req, std::ostream& stream) {
   ChildChannel out(stream);
+  if (req.driver_only) {
+    out.emit("driver", probe_driver(platform::load_library(req.driver_library)).report);
+    out.emit("done");
+    return 0;
+  }
   const auto main = load_cudnn(req, out);
   if (!main) {
     out.emit("done");
@@ -170,6 +175,7 @@ Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& r
   std::vector<std::string> argv{self_exe, "__probe", "--lib-dir", req.lib_dir, "--major", std::to_string(req.major),
                                 "--driver-library", req.driver_library};
   if (!req.with_driver) argv.push_back("--no-driver");
+  if (req.driver_only) argv.push_back("--driver-only");
   auto child = run_child_steps(argv, timeout_ms);
   if (!child) return Unexpected<Error>(child.error());
   ProbeResult r;

@@ -43,6 +43,7 @@ public:
   }
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
+  Result<GpuCode> read_gpu_code(const std::string& path) override { return read_gpu_code_file(path); }
   const std::string& ld_cache_text() override {
     if (!m_ld_cache) {
       auto text = read_ld_cache_text();

@@ -235,6 +235,45 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
   return info;
 }
 
+Result<std::optional<FileRange>> find_elf_section(const ReadAt& read_at, const std::string& name, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}' is not a readable ELF file: {}", what, why),
+                "the file is damaged or not a Linux library: reinstall it", what);
+  };
+  const std::string ident = read_at(0, 64);
+  if (ident.size() < 52 || ident.compare(0, 4, "\x7F" "ELF") != 0) return bad("it does not start with the ELF magic");
+  if ((ident[4] != 1 && ident[4] != 2) || (ident[5] != 1 && ident[5] != 2)) return bad("unknown ELF class or byte order");
+  const bool is_64 = ident[4] == 2;
+  if (is_64 && ident.size() < 64) return bad("the ELF header is truncated");
+  const Reader r(read_at, ident[5] == 1);
+  const std::uint64_t shoff = is_64 ? r.num(ident, 40, 8) : r.num(ident, 32, 4);
+  const auto shentsize = static_cast<std::size_t>(r.num(ident, is_64 ? 58 : 46, 2));
+  const auto shnum = static_cast<std::size_t>(r.num(ident, is_64 ? 60 : 48, 2));
+  const auto shstrndx = static_cast<std::size_t>(r.num(ident, is_64 ? 62 : 50, 2));
+  if (shoff == 0 || shnum == 0) return std::optional<FileRange>{};  // no section table (stripped to segments)
+  if (shentsize < (is_64 ? 64u : 40u) || shentsize > 1024 || shstrndx >= shnum) return bad("its section header table is malformed");
+  std::string table;
+  if (!r.fetch(shoff, shentsize * shnum, table)) return bad("its section header table lies past the end of the file");
+  // a section header: name (4), type (4), flags, address, offset, size (8 bytes each in ELF64, 4 in ELF32)
+  const auto field = [&](std::size_t i, std::size_t at64, std::size_t at32) {
+    return is_64 ? r.num(table, i * shentsize + at64, 8) : r.num(table, i * shentsize + at32, 4);
+  };
+  const auto names_at = field(shstrndx, 24, 16), names_size = field(shstrndx, 32, 20);
+  if (names_size > (1u << 24)) return bad("its section name table has an odd size");
+  std::string names;
+  if (!r.fetch(names_at, static_cast<std::size_t>(names_size), names)) return bad("its section name table lies past the end of the file");
+  constexpr std::uint32_t k_sht_nobits = 8;
+  for (std::size_t i = 0; i < shnum; ++i) {
+    const auto name_at = static_cast<std::size_t>(r.num(table, i * shentsize, 4));
+    if (name_at >= names.size() || names.compare(name_at, name.size() + 1, name.c_str(), name.size() + 1) != 0) continue;
+    if (r.num(table, i * shentsize + 4, 4) == k_sht_nobits) return std::optional<FileRange>{};
+    const FileRange range{field(i, 24, 16), field(i, 32, 20)};
+    if (range.offset + range.size < range.offset) return bad(fmt::format("its section {} has an impossible size", name));
+    return std::optional<FileRange>(range);
+  }
+  return std::optional<FileRange>{};
+}
+
 Result<ReadAt> file_reader(const std::string& path) {
   auto file = platform::ReadOnlyFile::open(path);
   if (!file) return Unexpected<Error>(file.error());

@@ -197,6 +197,32 @@ Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what
   return out;
 }
 
+Result<std::optional<FileRange>> find_pe_section(const ReadAt& read_at, const std::string& name, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    return fail(ErrorCode::archive_corrupt, fmt::format("'{}' is not a readable Windows DLL: {}", what, why),
+                "the file is damaged or truncated (antivirus, an interrupted copy): reinstall it", what);
+  };
+  const auto dos = read_at(0, 64);
+  if (dos.size() < 64 || dos[0] != 'M' || dos[1] != 'Z') return bad("it does not start with 'MZ'");
+  const auto pe_off = le(dos, 60, 4);
+  if (pe_off > (1u << 24)) return bad("its PE header offset is out of range");
+  const auto hdr = read_at(pe_off, 24);
+  if (hdr.size() < 24 || hdr.compare(0, 4, std::string("PE\0\0", 4)) != 0) return bad("the PE signature is missing");
+  PeImports ignored;
+  const auto layout = read_layout(read_at, pe_off, hdr, ignored);
+  if (!layout) return bad(layout.error());
+  const auto table = read_at(pe_off + 24 + le(hdr, 20, 2), layout->sections.size() * 40);
+  if (table.size() < layout->sections.size() * 40) return bad("the section table is truncated");
+  for (std::size_t i = 0; i < layout->sections.size(); ++i) {
+    const auto raw_name = table.substr(i * 40, 8);
+    if (raw_name.substr(0, raw_name.find('\0')) != name) continue;
+    const auto& s = layout->sections[i];
+    const std::uint32_t size = s.vsize != 0 ? std::min(s.vsize, s.raw_size) : s.raw_size;
+    return std::optional<FileRange>(FileRange{s.raw_offset, size});
+  }
+  return std::optional<FileRange>{};
+}
+
 Result<PeImports> read_pe_file(const std::string& path) {
   auto reader = file_reader(path);
   if (!reader) return Unexpected<Error>(reader.error());

@@ -29,6 +29,7 @@ public:
   std::map<std::string, std::string> files;
   std::map<std::string, ElfDynamicInfo> elf;
   std::map<std::string, PeImports> pe;
+  std::map<std::string, Result<GpuCode>> gpu_code;  // absent: a library without fat binaries
   std::string ld_cache;
   std::optional<ProbeResult> probe_result;
   std::optional<WorkloadResult> workload_result;
@@ -58,6 +59,10 @@ public:
   Result<PeImports> read_pe(const std::string& path) override {
     if (const auto it = pe.find(path); it != pe.end()) return it->second;
     return fail(ErrorCode::input_invalid, path + ": not a PE file");
+  }
+  Result<GpuCode> read_gpu_code(const std::string& path) override {
+    if (const auto it = gpu_code.find(path); it != gpu_code.end()) return it->second;
+    return GpuCode{};
   }
   const std::string& ld_cache_text() override {
     ++ld_cache_reads;

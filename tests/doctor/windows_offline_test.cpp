@@ -76,7 +76,7 @@ struct Disk {
   }
 };
 
-const Check* find(const DoctorReport& r, const std::string& id) {
+const Check* find_offline_check(const DoctorReport& r, const std::string& id) {
   for (const auto& c : r.checks)
     if (c.id == id) return &c;
   return nullptr;
@@ -92,19 +92,19 @@ TEST_CASE("offline Windows: a healthy toolkit on a mounted disk", "[windows_offl
     CHECK(c.status != CheckStatus::fail);
   }
   CHECK(r.offline);
-  REQUIRE(find(r, "files.versions"));
-  CHECK(find(r, "files.versions")->status == CheckStatus::pass);
-  CHECK_THAT(find(r, "files.versions")->finding, Catch::Contains("9.1.0.70") && Catch::Contains("cudnn_heuristic64_9.dll carry no version resource"));
-  CHECK(find(r, "files.dlls")->status == CheckStatus::pass);
-  CHECK(find(r, "loader.needed")->status == CheckStatus::pass);
-  CHECK_THAT(find(r, "loader.needed")->finding, Catch::Contains("System32"));
-  CHECK(find(r, "loader.runtime_deps")->status == CheckStatus::pass);
-  CHECK_THAT(find(r, "loader.runtime_deps")->finding, Catch::Contains("cublasLt64_12.dll") && Catch::Contains("nvrtc64_120_0.dll"));
-  CHECK(find(r, "loader.load")->status == CheckStatus::skip);
-  CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("driver 552.22"));
-  CHECK(find(r, "driver.version")->status == CheckStatus::pass);
-  CHECK(find(r, "files.search_path")->status == CheckStatus::pass);
-  CHECK_THAT(find(r, "files.search_path")->finding, Catch::Contains("9.1.0.70"));
+  REQUIRE(find_offline_check(r, "files.versions"));
+  CHECK(find_offline_check(r, "files.versions")->status == CheckStatus::pass);
+  CHECK_THAT(find_offline_check(r, "files.versions")->finding, Catch::Contains("9.1.0.70") && Catch::Contains("cudnn_heuristic64_9.dll carry no version resource"));
+  CHECK(find_offline_check(r, "files.dlls")->status == CheckStatus::pass);
+  CHECK(find_offline_check(r, "loader.needed")->status == CheckStatus::pass);
+  CHECK_THAT(find_offline_check(r, "loader.needed")->finding, Catch::Contains("System32"));
+  CHECK(find_offline_check(r, "loader.runtime_deps")->status == CheckStatus::pass);
+  CHECK_THAT(find_offline_check(r, "loader.runtime_deps")->finding, Catch::Contains("cublasLt64_12.dll") && Catch::Contains("nvrtc64_120_0.dll"));
+  CHECK(find_offline_check(r, "loader.load")->status == CheckStatus::skip);
+  CHECK_THAT(find_offline_check(r, "driver.library")->finding, Catch::Contains("driver 552.22"));
+  CHECK(find_offline_check(r, "driver.version")->status == CheckStatus::pass);
+  CHECK(find_offline_check(r, "files.search_path")->status == CheckStatus::pass);
+  CHECK_THAT(find_offline_check(r, "files.search_path")->finding, Catch::Contains("9.1.0.70"));
   // the older 9.0 copy comes after the toolkit on PATH: drawn, not loaded
   REQUIRE(r.search);
   bool saw_old = false;
@@ -122,30 +122,30 @@ TEST_CASE("offline Windows: one thing broken per case", "[windows_offline]") {
   SECTION("a sub-DLL that another imports is missing") {
     fs::remove(d.bin / "cudnn_ops64_9.dll");
     const auto r = run_doctor(d.options(), no_env);
-    REQUIRE(find(r, "loader.needed"));
-    CHECK(find(r, "loader.needed")->status == CheckStatus::fail);
-    CHECK_THAT(find(r, "loader.needed")->finding, Catch::Contains("cudnn_adv64_9.dll needs cudnn_ops64_9.dll"));
-    CHECK_THAT(find(r, "loader.needed")->cause, Catch::Contains("error 126"));
-    CHECK(find(r, "files.complete")->status == CheckStatus::fail);
+    REQUIRE(find_offline_check(r, "loader.needed"));
+    CHECK(find_offline_check(r, "loader.needed")->status == CheckStatus::fail);
+    CHECK_THAT(find_offline_check(r, "loader.needed")->finding, Catch::Contains("cudnn_adv64_9.dll needs cudnn_ops64_9.dll"));
+    CHECK_THAT(find_offline_check(r, "loader.needed")->cause, Catch::Contains("error 126"));
+    CHECK(find_offline_check(r, "files.complete")->status == CheckStatus::fail);
     CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
   }
   SECTION("a main DLL of another release") {
     fs::copy_file(dlls / "old/cudnn64_9.dll", d.bin / "cudnn64_9.dll", fs::copy_options::overwrite_existing);
     const auto r = run_doctor(d.options(), no_env);
-    CHECK(find(r, "files.versions")->status == CheckStatus::fail);
-    CHECK_THAT(find(r, "files.versions")->finding, Catch::Contains("9.0.0: cudnn64_9.dll 9.0.0.312") && Catch::Contains("9.1.0: "));
+    CHECK(find_offline_check(r, "files.versions")->status == CheckStatus::fail);
+    CHECK_THAT(find_offline_check(r, "files.versions")->finding, Catch::Contains("9.0.0: cudnn64_9.dll 9.0.0.312") && Catch::Contains("9.1.0: "));
   }
   SECTION("the header says another release than the DLLs") {
     put(d.toolkit / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 2\n#define CUDNN_PATCHLEVEL 0\n");
     const auto r = run_doctor(d.options(), no_env);
-    CHECK(find(r, "files.versions")->status == CheckStatus::fail);
-    CHECK_THAT(find(r, "files.versions")->finding, Catch::Contains("cudnn_version.h says 9.2.0"));
+    CHECK(find_offline_check(r, "files.versions")->status == CheckStatus::fail);
+    CHECK_THAT(find_offline_check(r, "files.versions")->finding, Catch::Contains("cudnn_version.h says 9.2.0"));
   }
   SECTION("an older copy comes first on PATH") {
     auto o = d.options();
     o.windows_path = d.path(true);
     const auto r = run_doctor(o, no_env);
-    const auto* c = find(r, "files.search_path");
+    const auto* c = find_offline_check(r, "files.search_path");
     REQUIRE(c);
     CHECK(c->status == CheckStatus::fail);
     CHECK_THAT(c->finding, Catch::Contains("C:\\tools\\old-cudnn\\bin") && Catch::Contains("9.0.0.312"));
@@ -156,7 +156,7 @@ TEST_CASE("offline Windows: one thing broken per case", "[windows_offline]") {
     fs::copy_file(dlls / "v8/cudnn64_8.dll", d.bin / "cudnn64_8.dll");
     fs::copy_file(dlls / "v8/cudnn_ops_infer64_8.dll", d.bin / "cudnn_ops_infer64_8.dll");
     const auto r = run_doctor(d.options(), no_env);
-    const auto* c = find(r, "files.stale");
+    const auto* c = find_offline_check(r, "files.stale");
     REQUIRE(c);
     CHECK(c->status == CheckStatus::warn);
     CHECK_THAT(c->finding, Catch::Contains("cudnn64_8.dll") && Catch::Contains("cudnn_ops_infer64_8.dll"));
@@ -164,41 +164,41 @@ TEST_CASE("offline Windows: one thing broken per case", "[windows_offline]") {
   SECTION("a DLL needs the Visual C++ runtime, which System32 lacks") {
     fs::copy_file(dlls / "vc/cudnn_cnn64_9.dll", d.bin / "cudnn_cnn64_9.dll", fs::copy_options::overwrite_existing);
     const auto r = run_doctor(d.options(), no_env);
-    const auto* c = find(r, "loader.needed");
+    const auto* c = find_offline_check(r, "loader.needed");
     REQUIRE(c);
     CHECK(c->status == CheckStatus::fail);
     CHECK_THAT(c->finding, Catch::Contains("vcruntime140.dll"));
     CHECK_THAT(c->fix, Catch::Contains("Visual C++ Redistributable"));
     fs::copy_file(dlls / "vc/vcruntime140.dll", d.system32 / "VCRUNTIME140.dll");
-    CHECK(find(run_doctor(d.options(), no_env), "loader.needed")->status == CheckStatus::pass);
+    CHECK(find_offline_check(run_doctor(d.options(), no_env), "loader.needed")->status == CheckStatus::pass);
   }
   SECTION("cuBLASLt of the CUDA major is nowhere") {
     fs::remove(d.bin / "cublasLt64_12.dll");
     const auto r = run_doctor(d.options(), no_env);
-    CHECK(find(r, "loader.runtime_deps")->status == CheckStatus::warn);
-    CHECK_THAT(find(r, "loader.runtime_deps")->finding, Catch::Contains("cublasLt64_12.dll"));
+    CHECK(find_offline_check(r, "loader.runtime_deps")->status == CheckStatus::warn);
+    CHECK_THAT(find_offline_check(r, "loader.runtime_deps")->finding, Catch::Contains("cublasLt64_12.dll"));
   }
   SECTION("no NVIDIA driver on that machine") {
     fs::remove(d.system32 / "nvcuda.dll");
     const auto r = run_doctor(d.options(), no_env);
-    CHECK(find(r, "driver.library")->status == CheckStatus::skip);
-    CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no nvcuda.dll"));
+    CHECK(find_offline_check(r, "driver.library")->status == CheckStatus::skip);
+    CHECK_THAT(find_offline_check(r, "driver.library")->finding, Catch::Contains("no nvcuda.dll"));
   }
   SECTION("without PATH or a drive mapping: System32 and PATH are not checked, and it says so") {
     DoctorOptions o;
     o.cuda_path = d.toolkit.string();
     const auto r = run_doctor(o, no_env);
-    CHECK(find(r, "files.search_path")->status == CheckStatus::skip);
-    CHECK_THAT(find(r, "loader.needed")->finding, Catch::Contains("not checked without --system32") && Catch::Contains("KERNEL32.dll"));
-    CHECK(find(r, "driver.library")->status == CheckStatus::skip);
+    CHECK(find_offline_check(r, "files.search_path")->status == CheckStatus::skip);
+    CHECK_THAT(find_offline_check(r, "loader.needed")->finding, Catch::Contains("not checked without --system32") && Catch::Contains("KERNEL32.dll"));
+    CHECK(find_offline_check(r, "driver.library")->status == CheckStatus::skip);
     o.system32 = d.system32.string();
-    CHECK(find(run_doctor(o, no_env), "driver.library")->status == CheckStatus::pass);
+    CHECK(find_offline_check(run_doctor(o, no_env), "driver.library")->status == CheckStatus::pass);
   }
   SECTION("--target names the other platform") {
     auto o = d.options();
     o.target = "linux";
     const auto r = run_doctor(o, no_env);
-    CHECK(find(r, "toolkit.target")->status == CheckStatus::fail);
+    CHECK(find_offline_check(r, "toolkit.target")->status == CheckStatus::fail);
     CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
   }
 }

@@ -44,9 +44,10 @@ enum class ErrorCode {
   unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched
   manifest_refused,  // an NVIDIA release manifest (catalog update, or fetch of an unknown version) broke a rule: nothing kept
   interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
+  no_gpu_code,   // install: the staged libraries carry no code (SASS or PTX) for a GPU of this machine
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::interrupted;
+constexpr ErrorCode k_last_error_code = ErrorCode::no_gpu_code;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

@@ -19,6 +19,7 @@ enum class ExitCode : int {
   not_effective = 12,     // path --apply: the change was written, but the loader still finds another cuDNN first
   bundle_refused = 13,    // bundle: the swap, unbundle or restore was refused, nothing changed
   unsafe_state = 14,      // a state file or a toolkit folder leads outside the toolkit: refused, nothing changed
+  no_gpu_code = 15,       // install: the archive's libraries have no code for a GPU of this machine: refused, nothing changed
   interrupted = 130,      // install/uninstall interrupted (Ctrl-C, SIGTERM): every change was rolled back
 };
 

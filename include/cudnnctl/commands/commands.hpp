@@ -8,6 +8,7 @@ namespace cudnnctl {
 
 CommandRun setup_inspect(CLI::App& sub, Io& io);
 CommandRun setup_verify(CLI::App& sub, Io& io);
+CommandRun setup_gpu_code(CLI::App& sub, Io& io);
 CommandRun setup_extract(CLI::App& sub, Io& io);
 CommandRun setup_install(CLI::App& sub, Io& io);
 CommandRun setup_uninstall(CLI::App& sub, Io& io);

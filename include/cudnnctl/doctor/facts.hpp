@@ -17,6 +17,7 @@
 #include "cudnnctl/env/cuda_stack.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/loader/fatbin_reader.hpp"
 #include "cudnnctl/loader/glibc_floor.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
@@ -38,6 +39,7 @@ enum Need : unsigned {
   need_driver_files = 1u << 6,  // ld cache libcuda entries, the driver version file, nvcuda.dll
   need_stack = 1u << 7,      // the whole CUDA stack a program could load (Linux toolkit of this machine)
   need_bundles = 1u << 8,    // framework bundles of cuDNN below the Python environments (the bundle module's scan)
+  need_gpu_code = 1u << 9,   // the fat binaries of the toolkit's cuDNN (and, with need_bundles, of the frameworks' CUDA libraries)
 };
 
 /// The framework bundles of cuDNN found the way `cudnnctl bundle list` finds them (bundles.* checks).
@@ -54,6 +56,20 @@ struct BundleFacts {
   std::vector<std::string> not_asked;    // "python3 (not found)": interpreters that could not be asked
   std::vector<Bundle> bundles;           // sorted by folder, with cudnnctl's receipt taken into account
   std::vector<std::string> problems;     // folders that could not be read, in words
+};
+
+/// The GPU code one library carries (its fat binaries), or why it could not be read.
+struct LibraryGpuCode {
+  std::string file;     // a cuDNN library's name in lib_dir; a framework library's path
+  std::string owner;    // "" for cuDNN; "PyTorch" for libtorch_cuda.so / torch_cuda.dll
+  std::optional<GpuCode> code;
+  std::string error;    // unreadable: why
+};
+
+struct GpuCodeFacts {
+  bool gathered = false;
+  std::vector<LibraryGpuCode> cudnn;       // the toolkit's cuDNN libraries of the chosen major
+  std::vector<LibraryGpuCode> frameworks;  // frameworks' own CUDA libraries beside the bundles' cuDNN
 };
 
 /// The whole stack a program on this machine could load (gathered for a Linux toolkit, online only).
@@ -148,6 +164,7 @@ struct DoctorFacts {
   std::optional<CudnnHeaderVersion> header;
   std::optional<unsigned> major;         // the cuDNN major the toolkit holds (header's, else the newest)
   FloorFacts glibc_floor;                // its libraries' glibc / libstdc++ floor (Linux toolkits on a Linux host)
+  GpuCodeFacts gpu_code;                 // the GPU architectures in its libraries (and the frameworks' CUDA libraries)
   std::map<std::string, Result<PeImports>> dlls;  // Windows: each cuDNN DLL (and zlibwapi.dll) of lib_dir, read
   ReceiptFacts receipt;
   InterruptedFacts interrupted;

@@ -21,6 +21,7 @@ struct ProbeRequest {
   unsigned major = 9;
   std::string driver_library;    // "libcuda.so.1" by name (the loader's search), or a path (tests)
   bool with_driver = true;
+  bool driver_only = false;      // no cuDNN: only the driver and its GPUs (install's look at the devices)
 };
 
 struct LibraryLoad {

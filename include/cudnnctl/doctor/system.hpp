@@ -11,6 +11,7 @@
 #include "cudnnctl/bundle/bundle_ops.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/loader/fatbin_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/workload/conv_workload.hpp"
 
@@ -27,6 +28,8 @@ public:
   virtual std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes = 1 << 20) = 0;
   virtual Result<ElfDynamicInfo> read_elf(const std::string& path) = 0;
   virtual Result<PeImports> read_pe(const std::string& path) = 0;
+  /// The fat binaries of an ELF or PE library (loader/fatbin_reader.hpp): headers only, nothing decompressed.
+  virtual Result<GpuCode> read_gpu_code(const std::string& path) = 0;
   /// `ldconfig -p` (empty when it cannot run). The real system runs it at most once.
   virtual const std::string& ld_cache_text() = 0;
   /// Why the ld.so cache could not be read, once ld_cache_text() was asked (empty when it was read): said as a note.

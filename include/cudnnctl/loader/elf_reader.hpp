@@ -5,6 +5,7 @@
 // library costs a few KiB of I/O. Every offset and size is checked: the input may be anything.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,16 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
 
 /// The same for a file on disk.
 Result<ElfDynamicInfo> read_elf_file(const std::string& path);
+
+/// Where a section's bytes lie in the file.
+struct FileRange {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+
+/// The file range of the section named `name`, from the section header table and its name table
+/// (nullopt: no such section, or one that holds no file bytes). `what` names the file in errors.
+Result<std::optional<FileRange>> find_elf_section(const ReadAt& read_at, const std::string& name, const std::string& what);
 
 /// "x86_64", "aarch64", "ppc64le", or "machine N".
 std::string elf_machine_name(std::uint16_t machine);

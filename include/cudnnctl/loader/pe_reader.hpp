@@ -23,6 +23,10 @@ struct PeImports {
 Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what);
 Result<PeImports> read_pe_file(const std::string& path);
 
+/// The file range of the section named `name` (at most 8 characters: ".nv_fatb"), from the section table:
+/// its raw data, cut to its virtual size when that is smaller (nullopt: no such section).
+Result<std::optional<FileRange>> find_pe_section(const ReadAt& read_at, const std::string& name, const std::string& what);
+
 /// "x64", "x86", "arm64", or "machine 0x...".
 std::string pe_machine_name(std::uint16_t machine);
 

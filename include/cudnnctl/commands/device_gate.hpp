@@ -1,0 +1,28 @@
+#pragma once
+// What install learns about this machine's GPUs and driver before it places anything: a driver-only probe
+// child (the doctor's, without cuDNN) lists the GPUs and the CUDA version the driver supports; the driver's
+// own version is read where the OS shows it (/proc/driver/nvidia/version on Linux). No driver: nothing known.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/install/gpu_code_gate.hpp"
+
+namespace cudnnctl {
+
+struct MachineGpus {
+  bool driver_found = false;
+  std::vector<GpuDevice> devices;
+  std::optional<int> driver_api_version;  // cuDriverGetVersion: 12080 = the driver runs CUDA up to 12.8
+  std::string driver_version;             // "570.86.15"; empty where unread
+};
+
+/// The GPUs and driver through `driver_library` (empty: libcuda.so.1 / nvcuda.dll by name).
+MachineGpus probe_machine_gpus(const std::string& driver_library);
+
+/// Warns (never refuses) when the archive's CUDA variant needs a newer driver than the one found.
+void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io);
+
+} // namespace cudnnctl

@@ -1,0 +1,66 @@
+#include "cudnnctl/commands/device_gate.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/text_file.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/catalog/driver_floors.hpp"
+#include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/platform/host.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+// "cuda13" -> 13; 0 when the variant names no major
+unsigned variant_major(const std::string& variant) {
+  const auto digits = variant.find_first_of("0123456789");
+  if (digits == std::string::npos) return 0;
+  unsigned v = 0;
+  const auto [p, ec] = std::from_chars(variant.data() + digits, variant.data() + variant.size(), v);
+  return ec == std::errc() ? v : 0;
+}
+
+} // namespace
+
+MachineGpus probe_machine_gpus(const std::string& driver_library) {
+  MachineGpus out;
+  const auto host = platform::detect_host();
+  ProbeRequest req;
+  req.driver_only = true;
+  req.lib_dir = ".";  // not read: no cuDNN is loaded
+  req.driver_library = !driver_library.empty() ? driver_library : host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1";
+  const auto probe = run_probe(platform::self_executable(), req, 30000);
+  if (!probe || !probe->driver_ready()) return out;
+  out.driver_found = true;
+  out.driver_api_version = probe->driver_api_version;
+  for (const auto& d : probe->devices)
+    if (d.cc_major > 0 && d.cc_minor >= 0)
+      out.devices.push_back({d.name, {static_cast<unsigned>(d.cc_major), static_cast<unsigned>(d.cc_minor)}});
+  if (host.os == Os::linux_os)
+    if (const auto text = read_text_file(path_from_utf8("/proc/driver/nvidia/version"), 1 << 16)) out.driver_version = parse_driver_version(*text);
+  return out;
+}
+
+void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io) {
+  const auto major = variant_major(name.cuda_variant);
+  if (!gpus.driver_found || major == 0) return;
+  const auto floor = driver_floor_for(major, std::nullopt, name.os);
+  const auto floor_text = floor ? fmt::format(" (NVIDIA's minimum for CUDA {}: {})", major, *floor) : std::string();
+  if (!gpus.driver_version.empty() && driver_below_floor(gpus.driver_version, major, std::nullopt, name.os)) {
+    io.warn(fmt::format("this archive is for CUDA {}, which needs a newer NVIDIA driver than this machine's {}{}: programs will fail "
+                        "with \"The NVIDIA driver on your system is too old\" until the driver is updated",
+                        major, gpus.driver_version, floor_text));
+    return;
+  }
+  if (gpus.driver_api_version && *gpus.driver_api_version / 1000 < static_cast<int>(major))
+    io.warn(fmt::format("this archive is for CUDA {}, but this machine's NVIDIA driver runs CUDA up to {}.{}{}: programs will fail with "
+                        "\"The NVIDIA driver on your system is too old (found version {})\" until the driver is updated",
+                        major, *gpus.driver_api_version / 1000, *gpus.driver_api_version % 1000 / 10, floor_text, *gpus.driver_api_version));
+}
+
+} // namespace cudnnctl

@@ -1,0 +1,73 @@
+#include "cudnnctl/install/gpu_code_gate.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/install/library_floor.hpp"
+#include "cudnnctl/loader/fatbin_reader.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+struct StagedCode {
+  std::string name;
+  GpuCode code;
+};
+
+std::vector<StagedCode> staged_code(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(path_from_utf8(folder), ec), end; !ec && it != end; it.increment(ec)) {
+    const auto name = utf8_of(it->path().filename());
+    std::error_code lec;
+    const bool library = is_shared_library_name(name) || (name.size() > 4 && iequals_ascii(name.substr(name.size() - 4), ".dll"));
+    if (library && !it->is_symlink(lec) && it->is_regular_file(lec)) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<StagedCode> out;
+  for (const auto& f : files)
+    if (auto code = read_gpu_code_file(utf8_of(f)); code && !code->entries.empty()) out.push_back({utf8_of(f.filename()), std::move(*code)});
+  return out;
+}
+
+std::string arch_names(const GpuCode& code) {
+  std::vector<std::string> names;
+  for (const auto& a : code.sass()) names.push_back(sass_name(a));
+  for (const auto& a : code.ptx()) names.push_back(ptx_name(a));
+  return fmt::format("{}", fmt::join(names, " "));
+}
+
+} // namespace
+
+Result<void> check_gpu_code_for_devices(const std::string& folder, const std::vector<GpuDevice>& devices, const std::string& archive) {
+  if (devices.empty()) return {};
+  const auto libs = staged_code(folder);
+  std::vector<std::string> gaps, wanted;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    std::vector<std::string> missing;
+    for (const auto& l : libs)
+      if (code_fit(l.code.sass(), l.code.ptx(), d.cc).kind == CodeFit::Kind::none) missing.push_back(l.name);
+    if (missing.empty()) continue;
+    const auto& example = *std::find_if(libs.begin(), libs.end(), [&](const StagedCode& l) { return l.name == missing.front(); });
+    gaps.push_back(fmt::format("GPU {} {} (compute {}) has no code in {} (it carries {})", i, d.name, cc_text(d.cc), fmt::join(missing, ", "),
+                               arch_names(example.code)));
+    wanted.push_back(cc_sm_name(d.cc));
+  }
+  if (gaps.empty()) return {};
+  return fail(ErrorCode::no_gpu_code, fmt::format("'{}' has no GPU code for this machine: {}", archive, fmt::join(gaps, "; ")),
+              fmt::format("install a release built for {} (`cudnnctl gpu-code <library>` lists a library's architectures; Maxwell, "
+                          "Pascal and Volta GPUs need cuDNN 9.10 or older, RTX 50 / sm_120 cuDNN 9.7 or newer); --force installs "
+                          "anyway (for another machine), but cuDNN will fail on these GPUs",
+                          fmt::join(wanted, ", ")),
+              archive);
+}
+
+} // namespace cudnnctl
