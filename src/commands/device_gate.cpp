@@ -1,9 +1,8 @@
 #include "cudnnctl/commands/device_gate.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/driver_floors.hpp"
@@ -13,19 +12,6 @@
 #include "cudnnctl/platform/dynlib.hpp"
 
 namespace cudnnctl {
-
-namespace {
-
-// "cuda13" -> 13; 0 when the variant names no major
-unsigned variant_major(const std::string& variant) {
-  const auto digits = variant.find_first_of("0123456789");
-  if (digits == std::string::npos) return 0;
-  unsigned v = 0;
-  const auto [p, ec] = std::from_chars(variant.data() + digits, variant.data() + variant.size(), v);
-  return ec == std::errc() ? v : 0;
-}
-
-} // namespace
 
 MachineGpus probe_machine_gpus(const std::string& driver_library) {
   MachineGpus out;
@@ -47,7 +33,7 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
 }
 
 void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io) {
-  const auto major = variant_major(name.cuda_variant);
+  const auto major = parse_uint_or(name.cuda_major(), 0);
   if (!gpus.driver_found || major == 0) return;
   const auto floor = driver_floor_for(major, std::nullopt, name.os);
   const auto floor_text = floor ? fmt::format(" (NVIDIA's minimum for CUDA {}: {})", major, *floor) : std::string();

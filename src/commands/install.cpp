@@ -1,4 +1,5 @@
 // cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
+#include <future>
 #include <algorithm>
 #include <filesystem>
 #include <regex>
@@ -100,13 +101,15 @@ void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& 
   for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
   const auto host = platform::detect_host().os;
   if (p.name->os != host) return;
-  const auto gpus = probe_machine_gpus(opts.driver_library);
-  warn_driver_floor(*p.name, gpus, io);
-  const bool floor = host == Os::linux_os;
-  if (!floor && gpus.devices.empty()) return;
-  req.check_staged_libraries = [archive = p.path, force = opts.force, floor, devices = gpus.devices, &io](const std::string& dir) -> Result<void> {
+  // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
+  // once the libraries are staged
+  auto gpus = std::make_shared<std::future<MachineGpus>>(std::async(std::launch::async, probe_machine_gpus, opts.driver_library));
+  req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
+    const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
+    warn_driver_floor(name, machine, io);
+    const bool floor = name.os == Os::linux_os;
     for (auto fits : {floor ? check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive) : Result<void>{},
-                      check_gpu_code_for_devices(dir, devices, archive)}) {
+                      check_gpu_code_for_devices(dir, machine.devices, archive)}) {
       if (fits) continue;
       if (!force) return fits;
       io.warn(fits.error().message + " (installing anyway: --force)");

@@ -18,6 +18,7 @@ std::uint64_t le(const std::string& b, std::size_t at, std::size_t width) {
 
 struct Section {
   std::uint32_t vaddr, vsize, raw_offset, raw_size;
+  std::string name;  // up to 8 bytes, NUL-padded in the file
 };
 
 // What the tables are read through: the headers' data directories and the section table (which maps
@@ -75,8 +76,10 @@ Expected<PeLayout, std::string> read_layout(const ReadAt& read_at, std::uint64_t
   if (table.size() < sections * 40) return Why("the section table is truncated");
   for (std::size_t i = 0; i < sections; ++i) {
     const std::size_t b = i * 40;
+    const auto raw_name = table.substr(b, 8);
     layout.sections.push_back({static_cast<std::uint32_t>(le(table, b + 12, 4)), static_cast<std::uint32_t>(le(table, b + 8, 4)),
-                               static_cast<std::uint32_t>(le(table, b + 20, 4)), static_cast<std::uint32_t>(le(table, b + 16, 4))});
+                               static_cast<std::uint32_t>(le(table, b + 20, 4)), static_cast<std::uint32_t>(le(table, b + 16, 4)),
+                               raw_name.substr(0, raw_name.find('\0'))});
   }
   return layout;
 }
@@ -173,19 +176,30 @@ std::string pe_machine_name(std::uint16_t m) {
   }
 }
 
-Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::archive_corrupt, fmt::format("'{}' is not a readable Windows DLL: {}", what, why),
-                "the file is damaged or truncated (antivirus, an interrupted copy): reinstall it", what);
-  };
+namespace {
+
+// The DOS and PE headers, then the layout: the one entry of both public readers
+Expected<PeLayout, std::string> read_headers(const ReadAt& read_at, PeImports& out) {
   const auto dos = read_at(0, 64);
-  if (dos.size() < 64 || dos[0] != 'M' || dos[1] != 'Z') return bad("it does not start with 'MZ'");
+  if (dos.size() < 64 || dos[0] != 'M' || dos[1] != 'Z') return Why("it does not start with 'MZ'");
   const auto pe_off = le(dos, 60, 4);
-  if (pe_off > (1u << 24)) return bad("its PE header offset is out of range");
+  if (pe_off > (1u << 24)) return Why("its PE header offset is out of range");
   const auto hdr = read_at(pe_off, 24);
-  if (hdr.size() < 24 || hdr.compare(0, 4, std::string("PE\0\0", 4)) != 0) return bad("the PE signature is missing");
+  if (hdr.size() < 24 || hdr.compare(0, 4, std::string("PE\0\0", 4)) != 0) return Why("the PE signature is missing");
+  return read_layout(read_at, pe_off, hdr, out);
+}
+
+Error not_a_dll(const std::string& what, const std::string& why) {
+  return Error{ErrorCode::archive_corrupt, fmt::format("'{}' is not a readable Windows DLL: {}", what, why),
+               "the file is damaged or truncated (antivirus, an interrupted copy): reinstall it", what};
+}
+
+} // namespace
+
+Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what) {
+  auto bad = [&](const std::string& why) { return Unexpected<Error>(not_a_dll(what, why)); };
   PeImports out;
-  const auto layout = read_layout(read_at, pe_off, hdr, out);
+  const auto layout = read_headers(read_at, out);
   if (!layout) return bad(layout.error());
   auto imports = read_import_names(*layout, k_imports);
   if (!imports) return bad(imports.error());
@@ -198,25 +212,11 @@ Result<PeImports> read_pe_imports(const ReadAt& read_at, const std::string& what
 }
 
 Result<std::optional<FileRange>> find_pe_section(const ReadAt& read_at, const std::string& name, const std::string& what) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::archive_corrupt, fmt::format("'{}' is not a readable Windows DLL: {}", what, why),
-                "the file is damaged or truncated (antivirus, an interrupted copy): reinstall it", what);
-  };
-  const auto dos = read_at(0, 64);
-  if (dos.size() < 64 || dos[0] != 'M' || dos[1] != 'Z') return bad("it does not start with 'MZ'");
-  const auto pe_off = le(dos, 60, 4);
-  if (pe_off > (1u << 24)) return bad("its PE header offset is out of range");
-  const auto hdr = read_at(pe_off, 24);
-  if (hdr.size() < 24 || hdr.compare(0, 4, std::string("PE\0\0", 4)) != 0) return bad("the PE signature is missing");
   PeImports ignored;
-  const auto layout = read_layout(read_at, pe_off, hdr, ignored);
-  if (!layout) return bad(layout.error());
-  const auto table = read_at(pe_off + 24 + le(hdr, 20, 2), layout->sections.size() * 40);
-  if (table.size() < layout->sections.size() * 40) return bad("the section table is truncated");
-  for (std::size_t i = 0; i < layout->sections.size(); ++i) {
-    const auto raw_name = table.substr(i * 40, 8);
-    if (raw_name.substr(0, raw_name.find('\0')) != name) continue;
-    const auto& s = layout->sections[i];
+  const auto layout = read_headers(read_at, ignored);
+  if (!layout) return Unexpected<Error>(not_a_dll(what, layout.error()));
+  for (const auto& s : layout->sections) {
+    if (s.name != name) continue;
     const std::uint32_t size = s.vsize != 0 ? std::min(s.vsize, s.raw_size) : s.raw_size;
     return std::optional<FileRange>(FileRange{s.raw_offset, size});
   }
