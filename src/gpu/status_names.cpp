@@ -2,69 +2,20 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/contract/cudnn_status.hpp"
+
 namespace cudnnctl {
 
 std::string cudnn_status_name(int s, unsigned major) {
-  if (major >= 9) {
-    switch (s) {
-    case 0: return "CUDNN_STATUS_SUCCESS";
-    case 1001: return "CUDNN_STATUS_NOT_INITIALIZED";
-    case 1002: return "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH";
-    case 1003: return "CUDNN_STATUS_SERIALIZATION_VERSION_MISMATCH";
-    case 1004: return "CUDNN_STATUS_DEPRECATED";
-    case 1005: return "CUDNN_STATUS_LICENSE_ERROR";
-    case 1006: return "CUDNN_STATUS_RUNTIME_IN_PROGRESS";
-    case 1007: return "CUDNN_STATUS_RUNTIME_FP_OVERFLOW";
-    case 1008: return "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED";
-    case 2000: return "CUDNN_STATUS_BAD_PARAM";
-    case 2002: return "CUDNN_STATUS_BAD_PARAM_NULL_POINTER";
-    case 2003: return "CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER";
-    case 2004: return "CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED";
-    case 2005: return "CUDNN_STATUS_BAD_PARAM_OUT_OF_BOUND";
-    case 2006: return "CUDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT";
-    case 2007: return "CUDNN_STATUS_BAD_PARAM_STREAM_MISMATCH";
-    case 2008: return "CUDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH";
-    case 2009: return "CUDNN_STATUS_BAD_PARAM_DUPLICATED_ENTRIES";
-    case 2010: return "CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE";
-    case 2011: return "CUDNN_STATUS_BAD_PARAM_CUDA_GRAPH_MISMATCH";
-    case 2012: return "CUDNN_STATUS_BAD_PARAM_DESCRIPTOR_TYPE";
-    case 3000: return "CUDNN_STATUS_NOT_SUPPORTED";
-    case 3001: return "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN";
-    case 3002: return "CUDNN_STATUS_NOT_SUPPORTED_SHAPE";
-    case 3003: return "CUDNN_STATUS_NOT_SUPPORTED_DATA_TYPE";
-    case 3004: return "CUDNN_STATUS_NOT_SUPPORTED_LAYOUT";
-    case 3005: return "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDA_DRIVER";
-    case 3006: return "CUDNN_STATUS_NOT_SUPPORTED_INCOMPATIBLE_CUDART";
-    case 3007: return "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH";
-    case 3008: return "CUDNN_STATUS_NOT_SUPPORTED_RUNTIME_PREREQUISITE_MISSING";
-    case 3009: return "CUDNN_STATUS_NOT_SUPPORTED_SUBLIBRARY_UNAVAILABLE";
-    case 3010: return "CUDNN_STATUS_NOT_SUPPORTED_SHARED_MEMORY_INSUFFICIENT";
-    case 3011: return "CUDNN_STATUS_NOT_SUPPORTED_PADDING";
-    case 3012: return "CUDNN_STATUS_NOT_SUPPORTED_BAD_LAUNCH_PARAM";
-    case 3013: return "CUDNN_STATUS_NOT_SUPPORTED_CUDA_GRAPH_NATIVE_API";
-    case 3014: return "CUDNN_STATUS_NOT_SUPPORTED_INVALID_DYNAMIC_SHAPE";
-    case 4000: return "CUDNN_STATUS_INTERNAL_ERROR";
-    case 4001: return "CUDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED";
-    case 4002: return "CUDNN_STATUS_INTERNAL_ERROR_UNEXPECTED_VALUE";
-    case 4003: return "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED";
-    case 4004: return "CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED";
-    case 4005: return "CUDNN_STATUS_INTERNAL_ERROR_BAD_LAUNCH_PARAM";
-    case 4006: return "CUDNN_STATUS_INTERNAL_ERROR_TEXTURE_CREATION_FAILED";
-    case 5000: return "CUDNN_STATUS_EXECUTION_FAILED";
-    case 5001: return "CUDNN_STATUS_EXECUTION_FAILED_CUDA_DRIVER";
-    case 5002: return "CUDNN_STATUS_EXECUTION_FAILED_CUBLAS";
-    case 5003: return "CUDNN_STATUS_EXECUTION_FAILED_CUDART";
-    case 5004: return "CUDNN_STATUS_EXECUTION_FAILED_CURAND";
-    default: break;
-    }
-    return fmt::format("cuDNN 9 status {} (category {})", s, s / 1000 * 1000);
+  // one table of names and numbers (the contract's): cuDNN 9 prefers the name of its own numbering over an
+  // older name kept as an alias of the same number (4003: INTERNAL_ERROR_HOST_ALLOCATION_FAILED, not ALLOC_FAILED)
+  const CudnnStatus* found = nullptr;
+  for (const auto& row : cudnn_statuses()) {
+    if (major >= 9 ? row.v9_code != s : row.v78_code != s) continue;
+    if (!found || (major >= 9 && found->v78_code >= 0 && row.v78_code < 0)) found = &row;
   }
-  static const char* v8[] = {"CUDNN_STATUS_SUCCESS",          "CUDNN_STATUS_NOT_INITIALIZED",   "CUDNN_STATUS_ALLOC_FAILED",
-                             "CUDNN_STATUS_BAD_PARAM",        "CUDNN_STATUS_INTERNAL_ERROR",    "CUDNN_STATUS_INVALID_VALUE",
-                             "CUDNN_STATUS_ARCH_MISMATCH",    "CUDNN_STATUS_MAPPING_ERROR",     "CUDNN_STATUS_EXECUTION_FAILED",
-                             "CUDNN_STATUS_NOT_SUPPORTED",    "CUDNN_STATUS_LICENSE_ERROR",     "CUDNN_STATUS_RUNTIME_PREREQUISITE_MISSING",
-                             "CUDNN_STATUS_RUNTIME_IN_PROGRESS", "CUDNN_STATUS_RUNTIME_FP_OVERFLOW", "CUDNN_STATUS_VERSION_MISMATCH"};
-  if (s >= 0 && s <= 14) return v8[s];
+  if (found) return std::string(found->name);
+  if (major >= 9) return fmt::format("cuDNN 9 status {} (category {})", s, s / 1000 * 1000);
   return fmt::format("cuDNN 8 status {}", s);
 }
 

@@ -18,6 +18,14 @@ TEST_CASE("cuDNN 9's sub-codes have their names", "[status_names]") {
   CHECK(cudnn_status_name(2042, 9) == "cuDNN 9 status 2042 (category 2000)");
   // cuDNN 8 numbers the same way as before
   CHECK(cudnn_status_name(3, 8) == "CUDNN_STATUS_BAD_PARAM");
+  CHECK(cudnn_status_name(14, 8) == "CUDNN_STATUS_VERSION_MISMATCH");
+  CHECK(cudnn_status_name(15, 8) == "cuDNN 8 status 15");
+  // cuDNN 9's own name wins over an older name kept as an alias of the same number
+  CHECK(cudnn_status_name(0, 9) == "CUDNN_STATUS_SUCCESS");
+  CHECK(cudnn_status_name(2000, 9) == "CUDNN_STATUS_BAD_PARAM");
+  CHECK(cudnn_status_name(4003, 9) == "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED");
+  CHECK(cudnn_status_name(1002, 9) == "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH");
+  CHECK(cudnn_status_name(3007, 9) == "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH");
 }
 
 TEST_CASE("CUDA driver results the workload can meet have their names", "[status_names]") {

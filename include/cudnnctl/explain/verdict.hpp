@@ -11,7 +11,7 @@
 #include "cudnnctl/explain/gpu_statement.hpp"
 #include "cudnnctl/explain/library_mention.hpp"
 #include "cudnnctl/explain/loader_error.hpp"
-#include "cudnnctl/explain/status_table.hpp"
+#include "cudnnctl/contract/cudnn_status.hpp"
 #include "cudnnctl/explain/version_statement.hpp"
 #include "cudnnctl/explain/workload_statement.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "../skip.hpp"
 #include "cudnnctl/explain/signatures.hpp"
-#include "cudnnctl/explain/status_table.hpp"
+#include "cudnnctl/contract/cudnn_status.hpp"
 
 using namespace cudnnctl;
 

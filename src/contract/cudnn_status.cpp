@@ -1,4 +1,4 @@
-#include "cudnnctl/explain/status_table.hpp"
+#include "cudnnctl/contract/cudnn_status.hpp"
 
 #include <regex>
 #include <string>

@@ -2,7 +2,8 @@
 // Every cudnnStatus_t name of cuDNN 7, 8 and 9: its number in each numbering, what it means, what kind of
 // trouble it usually is, and the signature a message carrying only this status names. cuDNN 7/8 number
 // 0..14 (14, VERSION_MISMATCH, is 8's); cuDNN 9 numbers category*1000 + sub-code and keeps the old names
-// as aliases of new numbers (ALLOC_FAILED = 4003). The one owner of what a status name means to explain.
+// as aliases of new numbers (ALLOC_FAILED = 4003). The one owner of the names and numbers: explain decodes
+// messages with it and gpu/status_names names the statuses the workload and the doctor meet.
 #include <optional>
 #include <span>
 #include <string>
