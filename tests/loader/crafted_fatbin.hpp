@@ -8,8 +8,9 @@
 
 namespace cudnnctl::testing {
 
+// `width` bytes of `v`, little-endian; bytes past the eighth are zero (a shift by 64 or more is undefined)
 inline void put_le(std::string& out, std::uint64_t v, std::size_t width) {
-  for (std::size_t i = 0; i < width; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+  for (std::size_t i = 0; i < width; ++i) out += i < 8 ? static_cast<char>((v >> (8 * i)) & 0xff) : '\0';
 }
 
 struct CraftedEntry {
