@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
@@ -21,7 +22,15 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
   req.lib_dir = ".";  // not read: no cuDNN is loaded
   req.driver_library = !driver_library.empty() ? driver_library : host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1";
   const auto probe = run_probe(platform::self_executable(), req, 30000);
-  if (!probe || !probe->driver_ready()) return out;
+  if (!probe) {
+    out.unanswered = probe.error().message;
+    return out;
+  }
+  if (probe->timed_out) out.unanswered = "it did not answer within 30 s";
+  else if (probe->signal) out.unanswered = fmt::format("it stopped on signal {}", probe->signal);
+  else if (!probe->completed) out.unanswered = "it stopped before it finished";
+  if (!out.unanswered.empty()) log::info("install: the driver-only probe child failed: {}; its stderr: {}", out.unanswered, probe->child_stderr);
+  if (!probe->driver_ready()) return out;
   out.driver_found = true;
   out.driver_api_version = probe->driver_api_version;
   for (const auto& d : probe->devices)
@@ -33,6 +42,10 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
 }
 
 void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io) {
+  if (!gpus.unanswered.empty())
+    io.warn(fmt::format("the NVIDIA driver could not be asked for this machine's GPUs ({}): the archive's GPU code was not compared "
+                        "with them; 'cudnnctl doctor' checks it once installed",
+                        gpus.unanswered));
   const auto major = parse_uint_or(name.cuda_major(), 0);
   if (!gpus.driver_found || major == 0) return;
   const auto floor = driver_floor_for(major, std::nullopt, name.os);

@@ -18,6 +18,13 @@ run() { "$C" install $N.tar.xz --cuda-path tk --sha256 $H --no-path --driver-lib
 out=$(FAKE_CC_MAJOR=12 FAKE_CC_MINOR=0 FAKE_GPU_NAME="NVIDIA GeForce RTX 5090" run --json 2>&1); rc=$?
 echo "$out" | head -c 1500; echo
 check "sm_120: refused with exit 15" [ $rc -eq 15 ]
+if [ $rc -ne 15 ]; then  # say why: the driver-only probe child's answer, from the developer log of the same run
+  echo "--- warnings of that run:"; echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("warnings"))' 2>&1
+  "$C" uninstall --cuda-path tk > /dev/null 2>&1
+  FAKE_CC_MAJOR=12 FAKE_CC_MINOR=0 run -vv --log-file diag.log > /dev/null 2>&1
+  echo "--- the same run at -vv, its probe lines:"; grep -iE "probe|driver|run .*__probe|exit code|timed out" diag.log | tail -n 40
+  "$C" uninstall --cuda-path tk > /dev/null 2>&1
+fi
 check "sm_120: the error id, the GPU, the library and the code it carries" \
   bash -c 'grep -q "install.no-gpu-code" <<< "$1" && grep -q "RTX 5090 (compute 12.0)" <<< "$1" && grep -q "libcudnn_ops.so.9.19.0" <<< "$1" && grep -q "sm_75 sm_80 sm_86 sm_90" <<< "$1" && grep -q "sm_120" <<< "$1"' _ "$out"
 check "sm_120: nothing placed" [ "$(snap tk)" = "$before" ]

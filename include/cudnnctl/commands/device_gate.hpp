@@ -17,12 +17,14 @@ struct MachineGpus {
   std::vector<GpuDevice> devices;
   std::optional<int> driver_api_version;  // cuDriverGetVersion: 12080 = the driver runs CUDA up to 12.8
   std::string driver_version;             // "570.86.15"; empty where unread
+  std::string unanswered;                 // the probe child timed out, crashed or stopped early: why (empty otherwise)
 };
 
 /// The GPUs and driver through `driver_library` (empty: libcuda.so.1 / nvcuda.dll by name).
 MachineGpus probe_machine_gpus(const std::string& driver_library);
 
-/// Warns (never refuses) when the archive's CUDA variant needs a newer driver than the one found.
+/// Warns (never refuses) when the driver could not be asked (the GPU code then goes unchecked), and when the
+/// archive's CUDA variant needs a newer driver than the one found.
 void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io);
 
 } // namespace cudnnctl

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/log.hpp"
+#include "child_exec.hpp"
 
 namespace cudnnctl::platform {
 
@@ -42,24 +43,31 @@ Result<ChildResult> run_child(const std::vector<std::string>& argv, const std::v
                               int timeout_ms) {
   log::debug("run {} (timeout {} ms{})", log::command_line(argv), timeout_ms, extra_env.empty() ? "" : fmt::format(", {} extra environment variables", extra_env.size()));
   const auto started = std::chrono::steady_clock::now();
+  if (argv.empty()) return fail(ErrorCode::internal, "run_child: no program", "");
+  const ChildExec image(argv, extra_env);
+  // close-on-exec: a child another thread starts meanwhile does not inherit these ends (an inherited write
+  // end would keep this child's output open until that other child exits)
   int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
-    return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)), "");
-  const pid_t pid = ::fork();
-  if (pid < 0) return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)), "");
-  if (pid == 0) {
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)), "");
+  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    const int e = errno;
     ::close(out_pipe[0]);
-    ::close(err_pipe[0]);
     ::close(out_pipe[1]);
-    ::close(err_pipe[1]);
-    for (const auto& [k, v] : extra_env) ::setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    if (argv[0].find('/') == std::string::npos) ::execvp(args[0], args.data());  // a bare name: looked up on PATH
-    else ::execv(args[0], args.data());
+    return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(e)), "");
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int e = errno;
+    for (const int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
+    return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(e)), "");
+  }
+  if (pid == 0) {
+    // only async-signal-safe calls from here on. The write ends are first copied above fd 2 (close-on-exec), so
+    // neither can be fd 1 or 2 when the other is put there; dup2 gives the copies on 1 and 2 no close-on-exec.
+    const int out_fd = ::fcntl(out_pipe[1], F_DUPFD_CLOEXEC, 3);
+    const int err_fd = ::fcntl(err_pipe[1], F_DUPFD_CLOEXEC, 3);
+    if (out_fd < 0 || err_fd < 0 || ::dup2(out_fd, STDOUT_FILENO) < 0 || ::dup2(err_fd, STDERR_FILENO) < 0) _exit(127);
+    image.exec();
     _exit(127);
   }
   ::close(out_pipe[1]);

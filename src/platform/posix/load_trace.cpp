@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "child_exec.hpp"
+
 #ifndef CUDNNCTL_AUDIT_NAME
 #define CUDNNCTL_AUDIT_NAME "libcudnnctl_audit.so"
 #endif
@@ -99,26 +101,30 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
   std::string audit = audit_library;
   if (const char* prev = std::getenv("LD_AUDIT"); prev && *prev) audit += std::string(":") + prev;
 
+  const ChildExec image(argv, {{"LD_AUDIT", audit}, {"CUDNNCTL_TRACE_FILE", path}, {"CUDNNCTL_TRACE_TOKEN", token}});
+  const std::string cannot_run = fmt::format("cudnnctl trace: cannot run {}: ", argv[0]);
+
   // While the command runs, Ctrl-C and friends reach it (same process group); cudnnctl stays to report.
   struct sigaction ignore {}, old_int {}, old_quit {};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGINT, &ignore, &old_int);
   ::sigaction(SIGQUIT, &ignore, &old_quit);
   const pid_t pid = ::fork();
-  if (pid < 0) return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)), "");
-  if (pid == 0) {
+  if (pid < 0) {
+    const int e = errno;
     ::sigaction(SIGINT, &old_int, nullptr);
     ::sigaction(SIGQUIT, &old_quit, nullptr);
-    ::setenv("LD_AUDIT", audit.c_str(), 1);
-    ::setenv("CUDNNCTL_TRACE_FILE", path.c_str(), 1);
-    ::setenv("CUDNNCTL_TRACE_TOKEN", token.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
+    return fail(ErrorCode::io, fmt::format("cannot start {}: {}", argv[0], std::strerror(e)), "");
+  }
+  if (pid == 0) {  // only async-signal-safe calls here: everything the child needs was built before the fork
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGQUIT, &old_quit, nullptr);
+    image.exec();
     const int e = errno;
-    const auto msg = fmt::format("cudnnctl trace: cannot run {}: {}\n", argv[0], std::strerror(e));
-    (void)!::write(STDERR_FILENO, msg.data(), msg.size());
+    const char* why = e == ENOENT ? "No such file or directory\n" : e == EACCES ? "Permission denied\n"
+                    : e == ENOEXEC ? "Exec format error\n" : "cannot execute\n";
+    (void)!::write(STDERR_FILENO, cannot_run.data(), cannot_run.size());
+    (void)!::write(STDERR_FILENO, why, std::strlen(why));
     _exit(e == ENOENT ? 127 : 126);
   }
   int status = 0;
