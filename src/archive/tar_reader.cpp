@@ -213,10 +213,9 @@ Result<void> make_deferred_links(const std::string& path, const std::string& sta
 
 Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                   const ExtractOptions& options) {
-  auto a = open_tar(path, format, options.threads);  // 0 (auto): one thread, bounded memory
-  if (!a) return Unexpected<Error>(a.error());
+  CUDNNCTL_TRY_ASSIGN(auto a, open_tar(path, format, options.threads));  // 0 (auto): one thread, bounded memory
   SafetyChecker checker(options.policy);
-  ReadProgress progress{a->get(), options};
+  ReadProgress progress{a.get(), options};
   if (options.on_total)
     if (auto size = platform::file_size(path)) options.on_total(*size);
   ExtractResult result;
@@ -226,10 +225,10 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
   for (std::uint64_t i = 0;; ++i) {
     if (options.cancel && options.cancel->load())
       return fail(ErrorCode::internal, fmt::format("extraction of '{}' was cancelled", path), "", path);
-    const int r = archive_read_next_header(a->get(), &ae);
+    const int r = archive_read_next_header(a.get(), &ae);
     if (r == ARCHIVE_EOF) break;
     if (r < ARCHIVE_WARN)
-      return stream_error(a->get(), path, format,
+      return stream_error(a.get(), path, format,
                           result.listing.entries.empty() ? std::string("before the first entry")
                                                          : fmt::format("after the entry '{}'", result.listing.entries.back().name));
     CUDNNCTL_TRY_ASSIGN(auto e, describe(ae, options.read, path, i));
@@ -249,10 +248,10 @@ Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format,
         const void* block = nullptr;
         std::size_t size = 0;
         la_int64_t offset = 0;
-        const int rr = archive_read_data_block(a->get(), &block, &size, &offset);
+        const int rr = archive_read_data_block(a.get(), &block, &size, &offset);
         if (rr == ARCHIVE_EOF) break;
         if (rr < ARCHIVE_WARN)
-          return stream_error(a->get(), path, format, fmt::format("inside the entry '{}' after {} of {} bytes", e.name, got, e.size));
+          return stream_error(a.get(), path, format, fmt::format("inside the entry '{}' after {} of {} bytes", e.name, got, e.size));
         if (static_cast<std::uint64_t>(offset) != got)
           return fail(ErrorCode::archive_hostile, fmt::format("refused '{}': the entry '{}' is sparse", path, e.name),
                       "NVIDIA's archives have no sparse members: download the archive again", path);

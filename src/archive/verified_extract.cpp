@@ -52,10 +52,12 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
   // now, so that a damaged download is still named by its hash first
   if (!hash) hash_archive();
 
-  if (!*hash) {
+  // every refusal from here on drops what was extracted
+  auto drop = [&](Error e) {
     platform::remove_tree(staging_dir);
-    return Unexpected<Error>(hash->error());
-  }
+    return Unexpected<Error>(std::move(e));
+  };
+  if (!*hash) return drop(hash->error());
   // the bytes hashed are the bytes inflated only if nobody wrote to or replaced the file meanwhile
   if (auto now = platform::file_stamp(path); !now || !(*now == stamp)) {
     platform::remove_tree(staging_dir);
@@ -63,14 +65,8 @@ Result<VerifiedExtraction> verify_and_extract(const std::string& path, ArchiveFo
                 "nothing was installed or extracted: wait until the download or copy is done, then run the command again", path);
   }
   auto judged = judge_hash(path, size, **hash, expected, allow_unverified);
-  if (!judged) {
-    platform::remove_tree(staging_dir);
-    return Unexpected<Error>(judged.error());
-  }
-  if (!extracted) {
-    platform::remove_tree(staging_dir);
-    return Unexpected<Error>(extracted.error());
-  }
+  if (!judged) return drop(judged.error());
+  if (!extracted) return drop(extracted.error());
   return VerifiedExtraction{std::move(*judged), std::move(*extracted)};
 }
 

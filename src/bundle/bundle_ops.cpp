@@ -197,8 +197,7 @@ Result<Prepared> prepare(const BundleContext& ctx, const std::string& dir_in) {
 
 Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, const std::string& staging) {
   ExtractOptions eo;
-  if (auto ok = verify_and_extract(req.archive_path, req.name.format, req.expected, false, staging + "/x", eo); !ok)
-    return Unexpected<Error>(ok.error());
+  CUDNNCTL_TRY(verify_and_extract(req.archive_path, req.name.format, req.expected, false, staging + "/x", eo));
   CUDNNCTL_TRY_ASSIGN(auto names, gather_libraries(staging + "/x", staging + "/place", b.os));
   ArchiveLibraries a;
   a.os = req.name.os;

@@ -55,9 +55,8 @@ Result<std::vector<Advisory>> parse_advisories(std::string_view json_text, const
                 "fix the advisory table (data/cudnn-advisories.json) and rebuild", origin);
   std::vector<Advisory> out;
   for (std::size_t i = 0; i < doc["advisories"].size(); ++i) {
-    auto a = parse_row(doc["advisories"][i], origin, i);
-    if (!a) return Unexpected<Error>(a.error());
-    out.push_back(std::move(*a));
+    CUDNNCTL_TRY_ASSIGN(auto a, parse_row(doc["advisories"][i], origin, i));
+    out.push_back(std::move(a));
   }
   return out;
 }

@@ -149,8 +149,8 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
   } else {
     o = restore_bundle(ctx, a.dir);
   }
-  if (!o) return Unexpected<Error>(o.error());
-  return report(io, *o, verb.c_str());
+  CUDNNCTL_TRY_ASSIGN(const auto outcome, std::move(o));
+  return report(io, outcome, verb.c_str());
 }
 
 } // namespace

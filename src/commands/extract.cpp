@@ -49,9 +49,9 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
       extracted = extract_to_new_folder(p.path, p.format, p.expected, opts->archive.allow_unverified, opts->to, eo);
       if (extracted) progress.finish();
     }
-    if (!extracted) return Unexpected<Error>(extracted.error());
-    const auto& dest = extracted->folder;
-    const auto* done = &extracted->result;
+    CUDNNCTL_TRY_ASSIGN(const auto extraction, std::move(extracted));
+    const auto& dest = extraction.folder;
+    const auto* done = &extraction.result;
     if (!done->verify.matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
     const auto& x = done->extract;
     if (io.json) {

@@ -48,26 +48,23 @@ CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
     Catalog storage;
-    auto catalog = select_catalog(opts->catalog, storage);
-    if (!catalog) return Unexpected<Error>(catalog.error());
-    auto name = parse_archive_name(opts->archive);
-    if (!name) return Unexpected<Error>(name.error());
-    for (const auto& w : name->warnings) io.warn(w);
-    const auto contract = make_contract(*name, **catalog, platform::detect_host());
-    const auto advisories = advisories_for(name->version, builtin_advisories());
-    for (const auto& a : advisories) io.warn(advisory_warning(name->version, a));
-    auto floor = floor_of_file(opts->archive, *name);
-    if (!floor) return Unexpected<Error>(floor.error());
+    CUDNNCTL_TRY_ASSIGN(const auto* catalog, select_catalog(opts->catalog, storage));
+    CUDNNCTL_TRY_ASSIGN(const auto name, parse_archive_name(opts->archive));
+    for (const auto& w : name.warnings) io.warn(w);
+    const auto contract = make_contract(name, *catalog, platform::detect_host());
+    const auto advisories = advisories_for(name.version, builtin_advisories());
+    for (const auto& a : advisories) io.warn(advisory_warning(name.version, a));
+    CUDNNCTL_TRY_ASSIGN(const auto floor, floor_of_file(opts->archive, name));
     if (io.json) {
       auto j = contract_to_json(contract);
       j["ok"] = true;
       j["advisories"] = advisories_to_json(advisories);
-      j["library_floor"] = *floor ? floor_to_json((*floor)->report, (*floor)->host) : nlohmann::json(nullptr);
+      j["library_floor"] = floor ? floor_to_json(floor->report, floor->host) : nlohmann::json(nullptr);
       j["warnings"] = io.warnings;
       io.out << json_text(j) << "\n";
     } else {
       print_contract(io.out, contract);
-      if (*floor) print_floor(io.out, (*floor)->report, (*floor)->host);
+      if (floor) print_floor(io.out, floor->report, floor->host);
     }
     return ExitCode::ok;
   };

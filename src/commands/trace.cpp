@@ -74,7 +74,8 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     // exit code); text with control characters escaped, to standard error and to --output alike.
     const auto text = opts->json ? json_text(trace_json(report, info)) + "\n" : terminal_safe(trace_text(report, info));
     if (opts->output.empty()) io.err << text;
-    else if (auto ok = write_file(opts->output, text); !ok) return Unexpected<Error>(ok.error());
+    else
+      CUDNNCTL_TRY(write_file(opts->output, text));
     if (!opts->html.empty())
       CUDNNCTL_TRY(write_file(opts->html, trace_html(report, info)));
     return static_cast<ExitCode>(run.exit_code);

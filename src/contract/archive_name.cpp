@@ -100,6 +100,13 @@ Unexpected<Error> malformed(std::string_view name, std::string detail) {
               std::string(archive_name_help()), std::string(name));
 }
 
+// parse_version's refusal of the version a name carries, made about that name, with the naming help.
+Unexpected<Error> bad_version_in(std::string_view name, Error e) {
+  e.path = std::string(name);
+  e.hint = std::string(archive_name_help());
+  return Unexpected<Error>(std::move(e));
+}
+
 // cuda<digits>[.<digits>] -> "12" / "11.5"
 std::optional<std::string> parse_cuda_variant(std::string_view s) {
   const auto parts = split(s, '.');
@@ -186,11 +193,7 @@ Result<ArchiveName> parse_modern(std::string_view name, std::string_view stem, A
   const auto version_text = rest.substr(0, cuda_pos);
   const auto variant_text = rest.substr(cuda_pos + marker);
   auto version = parse_version(version_text);
-  if (!version) {
-    version.error().path = std::string(name);
-    version.error().hint = std::string(archive_name_help());
-    return Unexpected<Error>(version.error());
-  }
+  if (!version) return bad_version_in(name, std::move(version).error());
   if (version->count != 4)
     return fail(ErrorCode::name_bad_version,
                 fmt::format("'{}' has version '{}'; archive names since cuDNN 8.3 carry four numbers (A.B.C.D, e.g. 9.1.0.70)",
@@ -233,11 +236,7 @@ Result<ArchiveName> parse_legacy(std::string_view name, std::string_view stem, A
                 fmt::format("legacy cuDNN archives name their platform one of: {}", known), std::string(name));
   }
   auto version = parse_version(rest.substr(vpos + 2));
-  if (!version) {
-    version.error().path = std::string(name);
-    version.error().hint = std::string(archive_name_help());
-    return Unexpected<Error>(version.error());
-  }
+  if (!version) return bad_version_in(name, std::move(version).error());
   out.platform = std::string(platform->platform);
   out.platform_token = std::string(platform->token);
   out.os = platform->os;

@@ -176,13 +176,12 @@ Result<ProbeResult> run_probe(const std::string& self_exe, const ProbeRequest& r
                                 "--driver-library", req.driver_library};
   if (!req.with_driver) argv.push_back("--no-driver");
   if (req.driver_only) argv.push_back("--driver-only");
-  auto child = run_child_steps(argv, timeout_ms);
-  if (!child) return Unexpected<Error>(child.error());
+  CUDNNCTL_TRY_ASSIGN(auto child, run_child_steps(argv, timeout_ms));
   ProbeResult r;
-  r.signal = child->signal;
-  r.timed_out = child->timed_out;
-  r.child_stderr = child->err;
-  for (const auto& j : child->steps) {
+  r.signal = child.signal;
+  r.timed_out = child.timed_out;
+  r.child_stderr = child.err;
+  for (const auto& j : child.steps) {
     const auto step = j.value("step", "");
     if (step == "load") {
       r.loads.push_back({j.value("file", ""), j.value("loaded", false), j.value("error", "")});

@@ -43,17 +43,16 @@ void copy_crash_point() {
 // libstdc++ reports a full disk there as "Input/output error"; this keeps the system's reason.
 Result<void> copy_file_keeping_errno(const std::string& from, const std::string& to, fs::perms perms) {
   CUDNNCTL_TRY_ASSIGN(auto in, platform::ReadOnlyFile::open(from));
-  auto out = platform::NewFile::create(to, static_cast<std::uint32_t>(perms & fs::perms::all) | 0600U);  // writable while copying
-  if (!out) return Unexpected<Error>(out.error());
+  CUDNNCTL_TRY_ASSIGN(auto out, platform::NewFile::create(to, static_cast<std::uint32_t>(perms & fs::perms::all) | 0600U));  // writable while copying
   std::vector<char> buffer(std::size_t{1} << 20);
   for (std::uint64_t offset = 0;;) {
     const auto n = in.read_at(offset, buffer.data(), buffer.size());
     if (n < 0) return fs_error("read", from, std::error_code(errno, std::generic_category()));
     if (n == 0) break;
-    if (auto ok = out->write(buffer.data(), static_cast<std::size_t>(n)); !ok) return ok;
+    if (auto ok = out.write(buffer.data(), static_cast<std::size_t>(n)); !ok) return ok;
     offset += static_cast<std::uint64_t>(n);
   }
-  if (auto ok = out->close(); !ok) return ok;
+  if (auto ok = out.close(); !ok) return ok;
   std::error_code ec;
   fs::permissions(path_from_utf8(to), perms & fs::perms::all, fs::perm_options::replace, ec);  // exactly the source's (no umask)
   if (ec) return fs_error("set the permissions of", to, ec);

@@ -58,29 +58,21 @@ Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, co
     return fail(ErrorCode::incompatible, fmt::format("refusing to install {} into {}: {}", name.canonical, tk.root, why), std::move(hint),
                 name.canonical);
   };
-  if (auto r = check(name.os == tk.os,
-                     fmt::format("the archive is for {} but the toolkit is a {} toolkit", to_string(name.os), to_string(tk.os)),
-                     "use the archive for the toolkit's platform (cudnnctl inspect NAME shows which one)");
-      !r)
-    return Unexpected<Error>(r.error());
+  CUDNNCTL_TRY(check(name.os == tk.os, fmt::format("the archive is for {} but the toolkit is a {} toolkit", to_string(name.os), to_string(tk.os)),
+                     "use the archive for the toolkit's platform (cudnnctl inspect NAME shows which one)"));
   if (!tk.version.empty()) {
-    if (auto r = check(name.cuda_major() == tk.major(),
-                       fmt::format("the archive is built for CUDA {}.x (cuda{}) and the toolkit is CUDA {}", name.cuda_major(),
-                                   name.cuda_variant, tk.version),
-                       fmt::format("use the _cuda{} archive of this release, or a CUDA {}.x toolkit (--cuda-path)", tk.major(),
-                                   name.cuda_major()));
-        !r)
-      return Unexpected<Error>(r.error());
+    CUDNNCTL_TRY(
+        check(name.cuda_major() == tk.major(),
+              fmt::format("the archive is built for CUDA {}.x (cuda{}) and the toolkit is CUDA {}", name.cuda_major(), name.cuda_variant, tk.version),
+              fmt::format("use the _cuda{} archive of this release, or a CUDA {}.x toolkit (--cuda-path)", tk.major(), name.cuda_major())));
     for (const auto& row : support) {
       if (row.cuda_toolkits.empty()) continue;
       const bool listed = std::find(row.cuda_toolkits.begin(), row.cuda_toolkits.end(), tk.version) != row.cuda_toolkits.end();
-      if (auto r = check(listed,
-                         fmt::format("NVIDIA's support matrix for cuDNN {} cuda{} lists CUDA {}-{}, not {} (source: {})",
-                                     name.version.release_label(), name.cuda_major(), row.cuda_toolkits.front(),
-                                     row.cuda_toolkits.back(), tk.version, row.source),
-                         "use a cuDNN release that supports this toolkit, or --force to install anyway");
-          !r)
-        return Unexpected<Error>(r.error());
+      CUDNNCTL_TRY(
+          check(listed,
+                fmt::format("NVIDIA's support matrix for cuDNN {} cuda{} lists CUDA {}-{}, not {} (source: {})", name.version.release_label(),
+                            name.cuda_major(), row.cuda_toolkits.front(), row.cuda_toolkits.back(), tk.version, row.source),
+                "use a cuDNN release that supports this toolkit, or --force to install anyway"));
       break;  // the first row is the broadest NVIDIA lists for this build
     }
   }

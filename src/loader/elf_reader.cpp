@@ -275,9 +275,8 @@ Result<std::optional<FileRange>> find_elf_section(const ReadAt& read_at, const s
 }
 
 Result<ReadAt> file_reader(const std::string& path) {
-  auto file = platform::ReadOnlyFile::open(path);
-  if (!file) return Unexpected<Error>(file.error());
-  auto shared = std::make_shared<platform::ReadOnlyFile>(std::move(*file));
+  CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open(path));
+  auto shared = std::make_shared<platform::ReadOnlyFile>(std::move(file));
   return ReadAt([shared](std::uint64_t offset, std::size_t n) {
     std::string out(n, '\0');
     std::size_t got = 0;
@@ -292,9 +291,8 @@ Result<ReadAt> file_reader(const std::string& path) {
 }
 
 Result<ElfDynamicInfo> read_elf_file(const std::string& path) {
-  auto reader = file_reader(path);
-  if (!reader) return Unexpected<Error>(reader.error());
-  return read_elf_dynamic(*reader, path);
+  CUDNNCTL_TRY_ASSIGN(const auto reader, file_reader(path));
+  return read_elf_dynamic(reader, path);
 }
 
 } // namespace cudnnctl

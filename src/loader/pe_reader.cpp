@@ -224,9 +224,8 @@ Result<std::optional<FileRange>> find_pe_section(const ReadAt& read_at, const st
 }
 
 Result<PeImports> read_pe_file(const std::string& path) {
-  auto reader = file_reader(path);
-  if (!reader) return Unexpected<Error>(reader.error());
-  return read_pe_imports(*reader, path);
+  CUDNNCTL_TRY_ASSIGN(const auto reader, file_reader(path));
+  return read_pe_imports(reader, path);
 }
 
 } // namespace cudnnctl
