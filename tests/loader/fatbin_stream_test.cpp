@@ -66,7 +66,7 @@ TEST_CASE("fat binary stream: the same code as the random-access reader, in any 
   }
   const auto code = scan_in_chunks(crafted_elf_with_section(".nv_fatbin", stream_mixed_fatbin()), 5);
   REQUIRE(code);
-  CHECK(gpu_code_summary(*code) == "SASS sm_90a sm_100f sm_121; PTX compute_120");
+  CHECK(gpu_code_summary(*code) == "SASS sm_90a sm_100f sm_121; PTX compute_120a");
   CHECK(code->compressed_entries() == 2);
   const auto decoy = scan_in_chunks(crafted_elf_with_section(".nv_fatbin", decoy_in_payload()), 3);
   REQUIRE(decoy);
