@@ -98,7 +98,8 @@ void FatbinStreamScanner::State::keep(const char* data, std::size_t n) {
     prefix.append(data, std::min<std::size_t>(n, k_kept_prefix - prefix.size()));
   if (!window_begin && prefix.size() >= 64) {
     plan_elf_window();
-    if (*window_begin < begin) window = prefix.substr(static_cast<std::size_t>(*window_begin), static_cast<std::size_t>(begin - *window_begin));
+    if (*window_begin < window_end && *window_begin < begin)
+      window = prefix.substr(static_cast<std::size_t>(*window_begin), static_cast<std::size_t>(begin - *window_begin));
   }
   if (window_begin && begin + n > *window_begin && begin < window_end) {
     const auto from = std::max(begin, *window_begin), to = std::min(begin + n, window_end);
@@ -200,7 +201,8 @@ bool FatbinStreamScanner::State::step_zeros() {
   current.zeros_after += n;
   drop(n);
   if (ready() == 0 && current.zeros_after < k_zero_tail_cap) return false;
-  containers.push_back(current);
+  if (containers.size() >= k_fatbin_max_entries) too_many = true;  // a file of empty containers: bounded too
+  else containers.push_back(current);
   step = ScanStep::search;
   return true;
 }
@@ -262,7 +264,7 @@ Unexpected<Error> malformed_stream_fatbin(const std::string& what, const std::st
 
 Result<GpuCode> FatbinStreamScanner::finish() {
   auto& s = *state_;
-  if (s.step == ScanStep::zeros) s.containers.push_back(s.current);  // the file ended in a container's zero tail
+  if (s.step == ScanStep::zeros && s.containers.size() < k_fatbin_max_entries) s.containers.push_back(s.current);  // ended in its zero tail
   if (s.step == ScanStep::entries) s.fail_candidate("a container runs past the end of the file");
   s.step = ScanStep::search;
   const auto read = kept_reader(s.prefix, s.window_begin.value_or(0), s.window);
@@ -285,7 +287,8 @@ Result<GpuCode> FatbinStreamScanner::finish() {
   for (const auto& f : s.failures)
     if (f.offset >= begin && f.offset < end)
       return malformed_stream_fatbin(s.what, fmt::format("at offset {}: {}", f.offset - begin, f.why));
-  if (s.too_many) return malformed_stream_fatbin(s.what, fmt::format("it has more than {} entries", k_fatbin_max_entries));
+  if (s.too_many)
+    return malformed_stream_fatbin(s.what, fmt::format("it has more than {} entries or containers", k_fatbin_max_entries));
   std::uint64_t at = begin;
   for (const auto& c : s.containers) {
     if (c.end <= begin || c.offset >= end) continue;

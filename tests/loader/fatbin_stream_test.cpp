@@ -96,6 +96,16 @@ TEST_CASE("fat binary stream: a broken section is an error, never a shorter answ
   CHECK_FALSE(scan_in_chunks(cut.substr(0, cut.size() - 10), 64));  // the section table cut short
 }
 
+TEST_CASE("fat binary stream: what it keeps is bounded (containers, entries)", "[fatbin_stream]") {
+  const auto empty = crafted_container({});
+  std::string many;
+  many.reserve(empty.size() * (k_fatbin_max_entries + 1));
+  for (std::size_t i = 0; i <= k_fatbin_max_entries; ++i) many += empty;
+  const auto scanned = scan_in_chunks(crafted_elf_with_section(".nv_fatbin", many), std::size_t{1} << 20);
+  REQUIRE_FALSE(scanned);
+  CHECK_THAT(scanned.error().message, Catch::Contains("more than 1048576 entries or containers"));
+}
+
 TEST_CASE("fat binary stream: damaged files read the same as with random access", "[fatbin_stream]") {
   std::mt19937 rng(40);
   const auto elf = crafted_elf_with_section(".nv_fatbin", stream_mixed_fatbin() + decoy_in_payload());
