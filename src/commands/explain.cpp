@@ -15,6 +15,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/explain_gpu_here.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/explain/explain.hpp"
 #include "cudnnctl/explain/log_fold.hpp"
@@ -36,21 +37,28 @@ struct ExplainOptions {
   std::string input = "-";
   std::string cuda_path;  // --cuda-path: the fix lines' commands name this toolkit
   bool here = false;      // --here: check on this machine what the log's messages name
+  std::string driver_library;  // --driver-library: the CUDA driver --here probes (default libcuda.so.1 / nvcuda.dll)
 };
 
 // --here: what this machine says about a message's library (is the named file there, which copy would load).
-// The seam for more facts of the machine in question (the GPU's code and the driver floor) is a field of Here
-// filled beside `lookup`, rendered by here_json and here_text.
+// For the GPU messages (no kernel image, ARCH_MISMATCH, driver too old) also the GPUs, the driver and the GPU code
+// of the cuDNN the loader would take (commands/explain_gpu_here.hpp).
 struct Here {
   bool checked = false;
   std::string not_checked;  // why not (the message is from another OS), when !checked
   LibraryLookup lookup;
+  std::vector<std::string> gpu;  // the GPU and driver findings
+  bool any() const { return checked || !not_checked.empty() || !gpu.empty(); }
 };
 
 class HereChecker {
 public:
+  explicit HereChecker(const std::string& driver_library)
+      : gpu_(driver_library, [this] { return cudnn_dir(); }, platform::detect_host().os) {}
+
   Here check(const ExplainMatch& m) {
     Here h;
+    h.gpu = gpu_.findings(m);
     if (m.library.empty()) return h;
     const auto os = m.library_windows ? Os::windows : Os::linux_os;
     if (os != host_.os) {
@@ -64,6 +72,18 @@ public:
   }
 
 private:
+  // The folder the loader would take libcudnn from (cuDNN 9, else 8): where --here reads the GPU code.
+  std::string cudnn_dir() {
+    if (!places_) places_ = places();
+    const std::vector<std::string> names = host_.os == Os::windows ? std::vector<std::string>{"cudnn64_9.dll", "cudnn64_8.dll"}
+                                                                   : std::vector<std::string>{"libcudnn.so.9", "libcudnn.so.8"};
+    for (const auto& name : names) {
+      const auto l = look_up_library(name, "", host_.os, *places_);
+      if (!l.found.empty()) return utf8_of(path_from_utf8(l.found).parent_path());
+    }
+    return {};
+  }
+
   LookupPlaces places() {
     LookupPlaces p;
     p.env = &env_;
@@ -80,18 +100,24 @@ private:
   platform::ProcessEnvironment env_;
   platform::HostPlatform host_ = platform::detect_host();
   std::optional<LookupPlaces> places_;
+  GpuHereChecker gpu_;
 };
 
 nlohmann::json here_json(const Here& h) {
-  if (!h.checked) return {{"checked", false}, {"why_not", h.not_checked}};
+  if (!h.checked) {
+    nlohmann::json j{{"checked", false}, {"why_not", h.not_checked}};
+    if (!h.gpu.empty()) j["gpu"] = h.gpu;
+    return j;
+  }
   const auto& l = h.lookup;
   nlohmann::json j{{"checked", true}, {"file", l.file}, {"loads", l.found.empty() ? nlohmann::json() : nlohmann::json(l.found)},
                    {"via", l.via}, {"other_copies", l.other_copies}};
   if (!l.named_dir.empty()) j["named_file_exists"] = l.named_file_exists;
+  if (!h.gpu.empty()) j["gpu"] = h.gpu;
   return j;
 }
 
-std::string here_text(const Here& h) {
+std::string library_here_text(const Here& h) {
   if (!h.checked) return h.not_checked.empty() ? std::string() : "not checked: " + h.not_checked;
   const auto& l = h.lookup;
   auto out = l.found.empty() ? fmt::format("no {} on this machine's loader search order", l.file)
@@ -99,6 +125,13 @@ std::string here_text(const Here& h) {
   if (!l.other_copies.empty()) out += fmt::format("; other copies after it: {}", fmt::join(l.other_copies, ", "));
   if (!l.named_dir.empty())
     out += fmt::format("; the file the message names, {}{}, {}", l.named_dir, l.file, l.named_file_exists ? "exists" : "is not there");
+  return out;
+}
+
+// The library finding, then each GPU finding on a line of its own.
+std::string here_text(const Here& h) {
+  auto out = library_here_text(h);
+  for (const auto& g : h.gpu) out += (out.empty() ? "" : "\n  here: ") + g;
   return out;
 }
 
@@ -183,7 +216,7 @@ nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path, c
                    {"detail", m.detail},       {"also", also},
                    {"folded_under", m.folded_under ? nlohmann::json(m.folded_under) : nlohmann::json()}};
   if (!m.library.empty()) j["library"] = m.library;
-  if (here && (here->checked || !here->not_checked.empty())) j["here"] = here_json(*here);
+  if (here && here->any()) j["here"] = here_json(*here);
   return j;
 }
 
@@ -237,13 +270,17 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
       ->type_name("DIR");
   sub.add_flag("--here", opts->here,
                "Check on this machine what the messages name: whether the file a message names is there, which copy the loader would take");
+  sub.add_option("--driver-library", opts->driver_library,
+                 "With --here: the CUDA driver library asked about the GPUs for GPU and driver messages (default: libcuda.so.1 / "
+                 "nvcuda.dll by name)")
+      ->type_name("FILE");
   return [opts](Io& io) -> Result<ExitCode> {
     CUDNNCTL_TRY_ASSIGN(auto file, open_input(opts->input));
     std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;
     std::vector<Group> groups;
     CauseFolder folder;  // a later message that follows from an earlier cause is folded under it
-    HereChecker checker;
+    HereChecker checker(opts->driver_library);
     if (io.json)
       io.out << "{\n  \"ok\": true,\n  \"schema\": \"cudnnctl.explain/1\",\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
     // Matches are written as they are found (JSON) or grouped by signature (text): nothing grows with the log.

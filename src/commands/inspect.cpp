@@ -1,5 +1,7 @@
 // cudnnctl inspect <archive>: the file name read as a version contract; when the file exists, also the
-// glibc / libstdc++ floor of its Linux libraries (read from their ELF headers). Known-bad releases warn.
+// glibc / libstdc++ floor of its Linux libraries (read from their ELF headers) and the GPU code of every
+// library (SASS, PTX, compression: their fat binaries' entry headers), in one pass over the archive.
+// Known-bad releases warn.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -15,6 +17,8 @@
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/contract_output.hpp"
 #include "cudnnctl/commands/floor_output.hpp"
+#include "cudnnctl/commands/gpu_code_output.hpp"
+#include "cudnnctl/install/archive_libraries.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/platform/host.hpp"
 
@@ -27,17 +31,18 @@ struct InspectOptions {
 };
 
 struct ArchiveFloor {
-  LibraryFloorReport report;
+  ArchiveLibraries libraries;
   HostSymbolVersions host;
 };
 
-// The floor of the archive's libraries, when the archive is a file here (a bare name reads as a contract only).
+// The floor and GPU code of the archive's libraries, when the archive is a file here (a bare name reads as a
+// contract only).
 Result<std::optional<ArchiveFloor>> floor_of_file(const std::string& path, const ArchiveName& name) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(std::filesystem::path(path), ec)) return std::optional<ArchiveFloor>{};
   CUDNNCTL_TRY(check_is_archive(path, name.format));
-  CUDNNCTL_TRY_ASSIGN(auto report, archive_library_floor(path, name.format));
-  return std::optional<ArchiveFloor>(ArchiveFloor{std::move(report), detect_host_symbol_versions()});
+  CUDNNCTL_TRY_ASSIGN(auto libraries, read_archive_libraries(path, name.format));
+  return std::optional<ArchiveFloor>(ArchiveFloor{std::move(libraries), detect_host_symbol_versions()});
 }
 } // namespace
 
@@ -59,12 +64,16 @@ CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
       auto j = contract_to_json(contract);
       j["ok"] = true;
       j["advisories"] = advisories_to_json(advisories);
-      j["library_floor"] = floor ? floor_to_json(floor->report, floor->host) : nlohmann::json(nullptr);
+      j["library_floor"] = floor ? floor_to_json(floor->libraries.floor, floor->host) : nlohmann::json(nullptr);
+      j["gpu_code"] = floor ? archive_gpu_code_to_json(floor->libraries.gpu_code) : nlohmann::json(nullptr);
       j["warnings"] = io.warnings;
       io.out << json_text(j) << "\n";
     } else {
       print_contract(io.out, contract);
-      if (floor) print_floor(io.out, floor->report, floor->host);
+      if (floor) {
+        print_floor(io.out, floor->libraries.floor, floor->host);
+        print_archive_gpu_code(io.out, floor->libraries.gpu_code);
+      }
     }
     return ExitCode::ok;
   };

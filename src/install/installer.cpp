@@ -80,13 +80,13 @@ Result<VerifyOutcome> verify_file(const InstallRequest& req) {
   return judge_hash(req.archive_path, size, hash, req.expected, req.allow_unverified);
 }
 
-// The staged folder of the archive's main Linux shared library (contract: libcudnn.so.N[.M.P]), or "" when it
-// has none (a Windows zip).
-std::string staged_library_dir(const std::string& staging, const ArchiveListing& listing) {
+// The staged folder of the archive's main library (contract: libcudnn.so.N[.M.P] in lib/ of a Linux archive,
+// cudnn64_N.dll in bin/ of a Windows one), or "" when it has none.
+std::string staged_library_dir(const std::string& staging, const ArchiveListing& listing, Os os) {
   for (const auto& e : listing.entries) {
     const auto name = base_name(e.name);
     if (e.type != EntryType::file) continue;
-    if (const auto f = classify_cudnn_file(name, Os::linux_os); f && f->main())
+    if (const auto f = classify_cudnn_file(name, os); f && f->main())
       return staging + "/" + e.name.substr(0, e.name.size() - name.size());
   }
   return {};
@@ -280,7 +280,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   log::Phase plan_phase("plan");
   if (auto ok = check_content(req.name, listing, header_text(staging, req.name, listing, fs)); !ok) return drop_staging(ok.error());
   if (req.check_staged_libraries)
-    if (const auto dir = staged_library_dir(staging, listing); !dir.empty())
+    if (const auto dir = staged_library_dir(staging, listing, req.name.os); !dir.empty())
       if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());

@@ -18,7 +18,9 @@ std::string base_name(const std::string& name) {
   return slash == std::string::npos ? name : name.substr(slash + 1);
 }
 
-void note(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf) {
+} // namespace
+
+void note_library_floor(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf) {
   if (!elf) {
     report.unreadable.push_back(name + ": " + elf.error().message);
     return;
@@ -27,8 +29,6 @@ void note(LibraryFloorReport& report, const std::string& name, const Result<ElfD
   const auto machine = elf_machine_name(elf->machine);
   if (std::find(report.machines.begin(), report.machines.end(), machine) == report.machines.end()) report.machines.push_back(machine);
 }
-
-} // namespace
 
 bool is_shared_library_name(const std::string& file_name) {
   const auto at = file_name.find(".so");
@@ -42,7 +42,7 @@ Result<LibraryFloorReport> archive_library_floor(const std::string& path, Archiv
   const auto want = [](const ArchiveEntry& e) { return is_shared_library_name(base_name(e.name)); };
   const MemberVisit visit = [&](const ArchiveEntry& e, const MemberPull& pull) {
     const auto reader = forward_reader([&pull](char* buf, std::size_t n) { return pull(buf, n); });
-    note(report, base_name(e.name), read_elf_dynamic(reader, e.name));
+    note_library_floor(report, base_name(e.name), read_elf_dynamic(reader, e.name));
     return true;
   };
   CUDNNCTL_TRY(visit_members(path, format, want, visit));
@@ -61,7 +61,7 @@ LibraryFloorReport folder_library_floor(const std::string& folder) {
     files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) note(report, f.filename().string(), read_elf_file(f.string()));
+  for (const auto& f : files) note_library_floor(report, f.filename().string(), read_elf_file(f.string()));
   return report;
 }
 

@@ -24,28 +24,6 @@ std::uint64_t fatbin_le(const std::string& b, std::size_t at, std::size_t width)
 
 using Why = Unexpected<std::string>;
 
-// The entry header at the start of `h` (64 bytes): kind (2), version (2), header size (4), payload size (8),
-// compressed size (4), an offset (4), PTX ISA minor (2) and major (2), architecture (4), the object name's
-// offset and length (4 + 4), flags (8), reserved (8), the uncompressed size (8).
-Expected<FatbinEntry, std::string> parse_entry(const std::string& h) {
-  FatbinEntry e;
-  e.kind_code = static_cast<std::uint16_t>(fatbin_le(h, 0, 2));
-  e.kind = e.kind_code == 1 ? FatbinKind::ptx : e.kind_code == 2 ? FatbinKind::sass : FatbinKind::other;
-  const auto arch = fatbin_le(h, 28, 4);
-  if (e.kind != FatbinKind::other && (arch < 10 || arch > 999)) return Why(fmt::format("an entry names architecture {}", arch));
-  const auto flags = fatbin_le(h, 40, 8);
-  e.arch.number = static_cast<unsigned>(arch % 1000);
-  e.arch.variant = (flags & k_flag_arch_specific) ? ArchVariant::arch_specific : (flags & k_flag_family) ? ArchVariant::family : ArchVariant::plain;
-  e.compressed = (flags & (k_flag_lz4 | k_flag_zstd)) != 0;
-  e.stored_size = fatbin_le(h, 8, 8);
-  e.uncompressed_size = e.compressed ? fatbin_le(h, 56, 8) : 0;
-  if (e.kind == FatbinKind::ptx) {
-    e.ptx_isa_minor = static_cast<std::uint16_t>(fatbin_le(h, 24, 2));
-    e.ptx_isa_major = static_cast<std::uint16_t>(fatbin_le(h, 26, 2));
-  }
-  return e;
-}
-
 // The entries of the container whose entries lie in [begin, end) of the section: each header read, each
 // payload skipped.
 Expected<void, std::string> read_entries(const ReadAt& read_at, const FileRange& range, std::uint64_t begin, std::uint64_t end, GpuCode& out) {
@@ -59,7 +37,7 @@ Expected<void, std::string> read_entries(const ReadAt& read_at, const FileRange&
       return Why(fmt::format("the entry at offset {} has a header size of {}", at, header_size));
     const auto payload = fatbin_le(h, 8, 8);
     if (payload > end - at - header_size) return Why(fmt::format("the entry at offset {} says its code runs past its container", at));
-    auto entry = parse_entry(h);
+    auto entry = parse_fatbin_entry(h);
     if (!entry) return Why(entry.error());
     if (out.entries.size() >= k_fatbin_max_entries) return Why(fmt::format("it has more than {} entries", k_fatbin_max_entries));
     out.entries.push_back(*entry);
@@ -107,6 +85,28 @@ std::vector<GpuArch> distinct_archs(const std::vector<FatbinEntry>& entries, Fat
 }
 
 } // namespace
+
+// The entry header at the start of `h` (64 bytes): kind (2), version (2), header size (4), payload size (8),
+// compressed size (4), an offset (4), PTX ISA minor (2) and major (2), architecture (4), the object name's
+// offset and length (4 + 4), flags (8), reserved (8), the uncompressed size (8).
+Expected<FatbinEntry, std::string> parse_fatbin_entry(const std::string& h) {
+  FatbinEntry e;
+  e.kind_code = static_cast<std::uint16_t>(fatbin_le(h, 0, 2));
+  e.kind = e.kind_code == 1 ? FatbinKind::ptx : e.kind_code == 2 ? FatbinKind::sass : FatbinKind::other;
+  const auto arch = fatbin_le(h, 28, 4);
+  if (e.kind != FatbinKind::other && (arch < 10 || arch > 999)) return Why(fmt::format("an entry names architecture {}", arch));
+  const auto flags = fatbin_le(h, 40, 8);
+  e.arch.number = static_cast<unsigned>(arch % 1000);
+  e.arch.variant = (flags & k_flag_arch_specific) ? ArchVariant::arch_specific : (flags & k_flag_family) ? ArchVariant::family : ArchVariant::plain;
+  e.compressed = (flags & (k_flag_lz4 | k_flag_zstd)) != 0;
+  e.stored_size = fatbin_le(h, 8, 8);
+  e.uncompressed_size = e.compressed ? fatbin_le(h, 56, 8) : 0;
+  if (e.kind == FatbinKind::ptx) {
+    e.ptx_isa_minor = static_cast<std::uint16_t>(fatbin_le(h, 24, 2));
+    e.ptx_isa_major = static_cast<std::uint16_t>(fatbin_le(h, 26, 2));
+  }
+  return e;
+}
 
 std::vector<GpuArch> GpuCode::sass() const { return distinct_archs(entries, FatbinKind::sass); }
 std::vector<GpuArch> GpuCode::ptx() const { return distinct_archs(entries, FatbinKind::ptx); }

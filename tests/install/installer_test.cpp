@@ -238,12 +238,25 @@ TEST_CASE("the staged-library check sees the staged lib folder once the hash mat
   CHECK(bad.error().code == ErrorCode::hash_mismatch);
   CHECK(seen.empty());
 
-  // a Windows zip has no Linux library folder: the hook is not asked
+  // a Windows zip: the hook is asked with the staged folder of its DLLs (bin/, where cudnn64_9.dll is), so the
+  // GPU-code gate judges a Windows archive's libraries as it does a Linux one's; its refusal writes nothing
   const auto win = windows_toolkit(tmp.path(), "12.4", false);
+  const auto win_before = snapshot(win);
   auto wreq = request(archive(tmp, "good/python-" + W91 + ".zip", W91 + ".zip"), win);
+  wreq.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> {
+    seen.push_back(dir);
+    CHECK(fs::exists(fs::path(dir) / "cudnn64_9.dll"));
+    return Unexpected<Error>(Error{ErrorCode::no_gpu_code, "no code for sm_120", "install a release built for sm_120", ""});
+  };
+  const auto refused = install_archive(wreq, *fs_);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ErrorCode::no_gpu_code);
+  REQUIRE(seen.size() == 1);
+  CHECK_THAT(seen[0], Catch::EndsWith("/bin/"));
+  CHECK(snapshot(win) == win_before);
   wreq.check_staged_libraries = [&seen](const std::string& dir) -> Result<void> { seen.push_back(dir); return {}; };
   REQUIRE(install_archive(wreq, *fs_));
-  CHECK(seen.empty());
+  CHECK(seen.size() == 2);
 }
 
 TEST_CASE("a failure at every step of the transaction leaves the tree old (ENOSPC, EACCES, failed rename)", "[installer][faults]") {

@@ -29,8 +29,9 @@ struct InstallRequest {
   std::optional<std::uint64_t> catalog_size;
   std::function<void(std::uint64_t)> on_total;  // progress of the extraction: see ExtractOptions
   std::function<void(std::uint64_t)> on_bytes;
-  // Asked with the staged folder that holds the archive's shared libraries, after the hash and the content
-  // checks and before anything is placed (the host's glibc / libstdc++ floor): an error stops the install.
+  // Asked with the staged folder that holds the archive's libraries (lib/ of a Linux archive, the folder of
+  // cudnn64_N.dll of a Windows one), after the hash and the content checks and before anything is placed (the
+  // host's glibc / libstdc++ floor, the GPU code for the machine's GPUs): an error stops the install.
   std::function<Result<void>(const std::string& staged_library_dir)> check_staged_libraries;
 };
 

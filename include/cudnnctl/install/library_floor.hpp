@@ -20,6 +20,9 @@ struct LibraryFloorReport {
 /// True for a shared-library file name ("libcudnn.so.9", "libcudnn_ops.so.9.19.0"), not for "libfoo.a".
 bool is_shared_library_name(const std::string& file_name);
 
+/// Adds one library's ELF reading to the report (an error: the library is listed as unreadable).
+void note_library_floor(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf);
+
 /// Every regular-file shared library in the archive (Windows zips have none: an empty floor).
 Result<LibraryFloorReport> archive_library_floor(const std::string& path, ArchiveFormat format);
 

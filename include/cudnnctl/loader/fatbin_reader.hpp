@@ -47,6 +47,9 @@ struct GpuCode {
 inline constexpr std::size_t k_fatbin_max_entries = 1u << 20;
 inline constexpr std::uint32_t k_fatbin_max_entry_header = 4096;
 
+/// One entry header (at least its first 64 bytes) read with this reader's rules; the string says why not.
+Expected<FatbinEntry, std::string> parse_fatbin_entry(const std::string& header);
+
 /// Reads the containers in `range` of the file. `what` names the file in errors.
 Result<GpuCode> read_fatbin_section(const ReadAt& read_at, FileRange range, const std::string& what);
 
