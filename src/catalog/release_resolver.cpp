@@ -4,6 +4,7 @@
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/driver_floors.hpp"
@@ -41,8 +42,8 @@ std::string driver_floor_reason(const CatalogArchive& a, const MachineFacts& f) 
   if (f.driver_api_version) {
     if (*f.driver_api_version / 1000 >= static_cast<int>(major)) return {};
     return fmt::format("needs a driver that runs CUDA {}{}; this machine's driver{} runs CUDA up to {}", a.cuda_variant,
-                       floor ? fmt::format(" (>= {})", *floor) : std::string(),
-                       f.driver_version.empty() ? std::string() : " " + f.driver_version, driver_api_text(*f.driver_api_version));
+                       floor ? fmt::format(" (>= {})", *floor) : std::string(), f.driver_version.empty() ? std::string() : " " + f.driver_version,
+                       driver_api_text(*f.driver_api_version));
   }
   if (f.driver_version.empty() || !driver_below_floor(f.driver_version, major, std::nullopt, f.os)) return {};
   return fmt::format("needs driver >= {} (CUDA {}); this machine has {}", floor.value_or("?"), a.cuda_variant, f.driver_version);
@@ -103,9 +104,10 @@ std::string support_reason(const Catalog& catalog, const CatalogArchive& a, cons
   const auto rows = catalog.support_for(label, a.cuda_variant);
   if (rows.empty()) {
     if (notes)
-      notes->push_back(fmt::format("the catalog has no support row for cuDNN {} (CUDA {}): its GPU code is checked on the staged "
-                                   "libraries after download",
-                                   label, a.cuda_variant));
+      notes->push_back(
+          fmt::format("the catalog has no support row for cuDNN {} (CUDA {}): its GPU code is checked on the staged "
+                      "libraries after download",
+                      label, a.cuda_variant));
     return {};
   }
   RowVerdict best{-1, {}};
@@ -139,7 +141,7 @@ Unexpected<Error> nothing_fits(std::string_view request, const MachineFacts& f, 
               "NVIDIA driver, or an older request (e.g. 9.10) may fit; install --force chooses without the driver and the GPUs");
 }
 
-} // namespace
+}  // namespace
 
 bool is_release_request(std::string_view request) {
   static const std::regex re(R"(^\d{1,4}(\.\d{1,6}){0,3}$)");
@@ -170,4 +172,4 @@ Result<Resolution> resolve_release(const Catalog& catalog, std::string_view requ
   return nothing_fits(request, facts, out.passed_over);
 }
 
-} // namespace cudnnctl
+}  // namespace cudnnctl

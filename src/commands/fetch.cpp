@@ -112,7 +112,8 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--offline", opts->req.offline, "Never touch the network: the cache's verified copy or an error (no manifest is read)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit the archive is for (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
-  sub.add_option("--driver-library", opts->driver_library, "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
+  sub.add_option("--driver-library", opts->driver_library,
+                 "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
   sub.add_flag("--dry-run", opts->dry_run, "Print the archive chosen and why each newer one was passed over; download nothing");
   return [opts](Io& io) -> Result<ExitCode> {
     auto req = opts->req;
@@ -121,7 +122,8 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
     CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release(req, facts, catalogs, io, false));
     if (opts->dry_run) {
       if (io.json)
-        io.out << json_text(nlohmann::json{{"ok", true}, {"dry_run", true}, {"resolution", release_choice_json(choice)}, {"warnings", io.warnings}}) << "\n";
+        io.out << json_text(nlohmann::json{{"ok", true}, {"dry_run", true}, {"resolution", release_choice_json(choice)}, {"warnings", io.warnings}})
+               << "\n";
       else
         render_release_choice(choice, io.out);
       return ExitCode::ok;
@@ -129,8 +131,15 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
     warn_passed_over(choice, io);
     CUDNNCTL_TRY_ASSIGN(const auto out, fetch_for(req, catalogs, io));
     if (io.json) {
-      io.out << json_text(nlohmann::json{{"ok", true}, {"path", out.path}, {"url", out.url}, {"sha256", out.sha256}, {"downloaded", out.downloaded},
-                                         {"resumed", out.resumed}, {"bytes", out.bytes}, {"resolution", release_choice_json(choice)}}) << "\n";
+      io.out << json_text(nlohmann::json{{"ok", true},
+                                         {"path", out.path},
+                                         {"url", out.url},
+                                         {"sha256", out.sha256},
+                                         {"downloaded", out.downloaded},
+                                         {"resumed", out.resumed},
+                                         {"bytes", out.bytes},
+                                         {"resolution", release_choice_json(choice)}})
+             << "\n";
     } else {
       io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out.downloaded ? "downloaded" : "cached    ",
                             out.path, out.url, out.sha256);

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
@@ -69,16 +70,20 @@ std::string facts_text(const MachineFacts& f) {
     parts.push_back(fmt::format("GPU {} {} (compute {}.{})", i, f.gpus[i].name, f.gpus[i].cc_major, f.gpus[i].cc_minor));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
-} // namespace
+}  // namespace
 
 nlohmann::json release_choice_json(const ReleaseChoice& choice) {
   const auto& r = choice.resolution;
   nlohmann::json passed = nlohmann::json::array();
   for (const auto& p : r.passed_over)
-    passed.push_back({{"filename", p.archive->filename}, {"version", p.archive->version}, {"cuda_variant", p.archive->cuda_variant}, {"reason", p.reason}});
+    passed.push_back(
+        {{"filename", p.archive->filename}, {"version", p.archive->version}, {"cuda_variant", p.archive->cuda_variant}, {"reason", p.reason}});
   return {{"request", r.request},
           {"chosen",
-           {{"filename", r.chosen->filename}, {"version", r.chosen->version}, {"cuda_variant", r.chosen->cuda_variant}, {"platform", r.chosen->platform}}},
+           {{"filename", r.chosen->filename},
+            {"version", r.chosen->version},
+            {"cuda_variant", r.chosen->cuda_variant},
+            {"platform", r.chosen->platform}}},
           {"passed_over", passed},
           {"notes", r.notes},
           {"forced", choice.forced},
@@ -101,4 +106,4 @@ void warn_passed_over(const ReleaseChoice& choice, Io& io) {
     io.warn(fmt::format("cuDNN {}: chose {}", choice.resolution.request, choice.resolution.chosen->filename));
 }
 
-} // namespace cudnnctl
+}  // namespace cudnnctl

@@ -13,15 +13,18 @@ const std::string k_hash(64, 'a');
 nlohmann::json archive_row(const std::string& platform, const std::string& build, const std::string& cuda) {
   const auto ext = platform.starts_with("windows") ? ".zip" : ".tar.xz";
   const auto name = "cudnn-" + platform + "-" + build + "_cuda" + cuda + "-archive" + ext;
-  return {{"filename", name},      {"version", build}, {"platform", platform}, {"cuda_variant", cuda},
-          {"url", "https://example.invalid/" + name}, {"hashes", {{{"sha256", k_hash}, {"sources", {"test"}}}}}};
+  return {{"filename", name},
+          {"version", build},
+          {"platform", platform},
+          {"cuda_variant", cuda},
+          {"url", "https://example.invalid/" + name},
+          {"hashes", {{{"sha256", k_hash}, {"sources", {"test"}}}}}};
 }
 
 nlohmann::json support_row(const std::string& release, const std::string& cuda, std::vector<std::string> toolkits, const std::string& driver,
                            std::vector<std::string> ccs) {
-  return {{"release", release},           {"cuda_variant", cuda},      {"cuda_toolkits", toolkits},
-          {"min_driver_linux", driver},   {"min_driver_windows", ""},  {"compute_capabilities", ccs},
-          {"source", "test"}};
+  return {{"release", release},       {"cuda_variant", cuda},        {"cuda_toolkits", toolkits}, {"min_driver_linux", driver},
+          {"min_driver_windows", ""}, {"compute_capabilities", ccs}, {"source", "test"}};
 }
 
 // 9.28 (no support rows: as a release learnt from a manifest), 9.17 (one row per variant), 9.10.2 (two CUDA 12
@@ -38,10 +41,8 @@ const Catalog& table_catalog() {
                        archive_row("linux-x86_64", "9.17.0.10", "12"), archive_row("linux-x86_64", "9.17.0.10", "13"),
                        archive_row("linux-x86_64", "9.28.1.4", "12"),  archive_row("linux-x86_64", "9.28.1.4", "13"),
                        archive_row("windows-x86_64", "9.28.1.4", "13")};
-    doc["support"] = {support_row("9.10.2", "11", {"11.8"}, "450.80.02", old_ccs),
-                      support_row("9.10.2", "12", {"12.8", "12.9"}, "570.26", blackwell),
-                      support_row("9.10.2", "12", all12, "525.60.13", old_ccs),
-                      support_row("9.17.0", "12", all12, "525.60.13", new_ccs),
+    doc["support"] = {support_row("9.10.2", "11", {"11.8"}, "450.80.02", old_ccs), support_row("9.10.2", "12", {"12.8", "12.9"}, "570.26", blackwell),
+                      support_row("9.10.2", "12", all12, "525.60.13", old_ccs), support_row("9.17.0", "12", all12, "525.60.13", new_ccs),
                       support_row("9.17.0", "13", {"13.0", "13.1"}, "580.65.06", new_ccs)};
     auto parsed = Catalog::parse(doc.dump(), "table.json");
     REQUIRE(parsed);
@@ -72,43 +73,77 @@ struct Row {
   const char* what;
   std::string request;
   MachineFacts facts;
-  std::string chosen;                        // empty: no archive fits (catalog.no-fitting-release)
+  std::string chosen;                       // empty: no archive fits (catalog.no-fitting-release)
   std::vector<std::string> passed_reasons;  // one substring per archive passed over, newest first
 };
 
-} // namespace
+}  // namespace
 
 TEST_CASE("resolver: GPUs x driver x toolkit x catalog", "[release_resolver]") {
   const std::vector<Row> rows{
-      {"CUDA 13 toolkit, new driver: the newest release, its support checked after download", "latest",
-       machine("13.0", "590.44.01", {k_rtx3090}), linux_name("9.28.1.4", "13"), {}},
-      {"CUDA 12 toolkit: the CUDA 13 build is passed over for the toolkit", "latest", machine("12.4", "550.54.15", {k_rtx3090}),
-       linux_name("9.28.1.4", "12"), {"for CUDA 13; the toolkit at /opt/cuda-12.4 is CUDA 12.4"}},
-      {"CUDA 13 toolkit, R550 driver: nothing fits", "latest", machine("13.0", "550.54.15", {}), "",
+      {"CUDA 13 toolkit, new driver: the newest release, its support checked after download",
+       "latest",
+       machine("13.0", "590.44.01", {k_rtx3090}),
+       linux_name("9.28.1.4", "13"),
+       {}},
+      {"CUDA 12 toolkit: the CUDA 13 build is passed over for the toolkit",
+       "latest",
+       machine("12.4", "550.54.15", {k_rtx3090}),
+       linux_name("9.28.1.4", "12"),
+       {"for CUDA 13; the toolkit at /opt/cuda-12.4 is CUDA 12.4"}},
+      {"CUDA 13 toolkit, R550 driver: nothing fits",
+       "latest",
+       machine("13.0", "550.54.15", {}),
+       "",
        {"needs driver >= 580.65.06 (CUDA 13); this machine has 550.54.15", "for CUDA 12; the toolkit at /opt/cuda-13.0 is CUDA 13.0",
         "needs driver >= 580.65.06", "for CUDA 12", "for CUDA 12", "for CUDA 11"}},
-      {"no toolkit, a GTX 1080 on 9.17: the support matrix dropped sm_61", "9.17", machine(std::nullopt, "560.35.03", {k_gtx1080}), "",
+      {"no toolkit, a GTX 1080 on 9.17: the support matrix dropped sm_61",
+       "9.17",
+       machine(std::nullopt, "560.35.03", {k_gtx1080}),
+       "",
        {"needs driver >= 580.65.06", "support matrix lists no sm_61 (GPU 0: NVIDIA GeForce GTX 1080)"}},
-      {"no toolkit, a GTX 1080 on 9.10: the 12.0+ row lists sm_61 although the 12.8 row does not", "9.10",
-       machine(std::nullopt, "560.35.03", {k_gtx1080}), linux_name("9.10.2.21", "12"), {}},
-      {"RTX 5090 with a CUDA 12.8 toolkit and R570: the Blackwell row fits", "9.10", machine("12.8", "570.86.15", {k_rtx5090}),
-       linux_name("9.10.2.21", "12"), {}},
-      {"RTX 5090 with a CUDA 12.4 toolkit: only the 12.0+ row applies, and it has no sm_120", "9.10.2",
-       machine("12.4", "570.86.15", {k_rtx5090}), "",
+      {"no toolkit, a GTX 1080 on 9.10: the 12.0+ row lists sm_61 although the 12.8 row does not",
+       "9.10",
+       machine(std::nullopt, "560.35.03", {k_gtx1080}),
+       linux_name("9.10.2.21", "12"),
+       {}},
+      {"RTX 5090 with a CUDA 12.8 toolkit and R570: the Blackwell row fits",
+       "9.10",
+       machine("12.8", "570.86.15", {k_rtx5090}),
+       linux_name("9.10.2.21", "12"),
+       {}},
+      {"RTX 5090 with a CUDA 12.4 toolkit: only the 12.0+ row applies, and it has no sm_120",
+       "9.10.2",
+       machine("12.4", "570.86.15", {k_rtx5090}),
+       "",
        {"support matrix lists no sm_120 (GPU 0: NVIDIA GeForce RTX 5090)", "for CUDA 11; the toolkit at /opt/cuda-12.4 is CUDA 12.4"}},
-      {"CUDA 12.8 toolkit, R560: below the Blackwell row's minimum, and the other row lacks sm_120", "9.10",
-       machine("12.8", "560.35.03", {k_rtx5090}), "", {"sm_120", "for CUDA 11"}},
-      {"CUDA 11.8 toolkit: the support row lists it", "9", machine("11.8", "560.35.03", {k_rtx3090}), linux_name("9.10.2.21", "11"),
+      {"CUDA 12.8 toolkit, R560: below the Blackwell row's minimum, and the other row lacks sm_120",
+       "9.10",
+       machine("12.8", "560.35.03", {k_rtx5090}),
+       "",
+       {"sm_120", "for CUDA 11"}},
+      {"CUDA 11.8 toolkit: the support row lists it",
+       "9",
+       machine("11.8", "560.35.03", {k_rtx3090}),
+       linux_name("9.10.2.21", "11"),
        {"for CUDA 13", "for CUDA 12", "for CUDA 13", "for CUDA 12", "for CUDA 12"}},
-      {"a toolkit older than the support row lists", "9.10", machine("11.2", "590.44.01", {}), "",
+      {"a toolkit older than the support row lists",
+       "9.10",
+       machine("11.2", "590.44.01", {}),
+       "",
        {"for CUDA 12", "support matrix lists CUDA 11.8 for cuDNN 9.10.2 (CUDA 11); the toolkit at /opt/cuda-11.2 is CUDA 11.2"}},
-      {"a toolkit newer than the support row lists (install refuses it too)", "9.17", machine("13.2", "590.44.01", {}), "",
+      {"a toolkit newer than the support row lists (install refuses it too)",
+       "9.17",
+       machine("13.2", "590.44.01", {}),
+       "",
        {"support matrix lists CUDA 13.0 to 13.1 for cuDNN 9.17.0 (CUDA 13); the toolkit at /opt/cuda-13.2 is CUDA 13.2", "for CUDA 12"}},
-      {"two GPUs, one too old for 9.17", "9.17.0.10", machine("12.9", "590.44.01", {k_rtx3090, k_gtx1080}), "",
+      {"two GPUs, one too old for 9.17",
+       "9.17.0.10",
+       machine("12.9", "590.44.01", {k_rtx3090, k_gtx1080}),
+       "",
        {"for CUDA 13", "support matrix lists no sm_61 (GPU 1: NVIDIA GeForce GTX 1080)"}},
       {"GB10 (12.1) runs what a 12.0 row lists", "9.17", machine("13.0", "580.95.05", {k_gb10}), linux_name("9.17.0.10", "13"), {}},
-      {"nothing known about the machine: the newest build and variant", "latest", machine(std::nullopt, "", {}),
-       linux_name("9.28.1.4", "13"), {}},
+      {"nothing known about the machine: the newest build and variant", "latest", machine(std::nullopt, "", {}), linux_name("9.28.1.4", "13"), {}},
   };
   for (const auto& row : rows) {
     INFO(row.what);
@@ -156,7 +191,6 @@ TEST_CASE("resolver: the driver's CUDA version when its own version is unknown, 
   r = resolve_release(table_catalog(), "9.17", machine("13.0", "", {k_rtx3090}));
   REQUIRE(r);
   CHECK(r->notes.empty());  // the support row answered
-
 }
 
 TEST_CASE("resolver: platforms, requests and the errors that are not about the machine", "[release_resolver]") {

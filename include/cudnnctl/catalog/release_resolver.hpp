@@ -30,13 +30,13 @@ struct ToolkitFact {
 };
 
 struct MachineFacts {
-  std::string platform;                    // linux-x86_64, windows-x86_64, ...
-  Os os = Os::linux_os;                    // the platform's OS (which driver floor applies)
-  std::string cuda_variant;                // asked for (fetch --cuda); empty: from the toolkit or the driver
-  std::optional<ToolkitFact> toolkit;      // none: fetch without a toolkit
-  std::string driver_version;              // "550.54.15"; empty when unknown
-  std::optional<int> driver_api_version;   // cuDriverGetVersion: 12040 = CUDA up to 12.4
-  std::vector<MachineGpu> gpus;            // empty: none seen (or no driver)
+  std::string platform;                   // linux-x86_64, windows-x86_64, ...
+  Os os = Os::linux_os;                   // the platform's OS (which driver floor applies)
+  std::string cuda_variant;               // asked for (fetch --cuda); empty: from the toolkit or the driver
+  std::optional<ToolkitFact> toolkit;     // none: fetch without a toolkit
+  std::string driver_version;             // "550.54.15"; empty when unknown
+  std::optional<int> driver_api_version;  // cuDriverGetVersion: 12040 = CUDA up to 12.4
+  std::vector<MachineGpu> gpus;           // empty: none seen (or no driver)
 };
 
 struct PassedOver {
@@ -59,4 +59,4 @@ bool is_release_request(std::string_view request);
 /// (catalog.no-fitting-release, every reason in the message).
 Result<Resolution> resolve_release(const Catalog& catalog, std::string_view request, const MachineFacts& facts);
 
-} // namespace cudnnctl
+}  // namespace cudnnctl

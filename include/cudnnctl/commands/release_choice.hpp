@@ -37,4 +37,4 @@ void render_release_choice(const ReleaseChoice& choice, std::ostream& out);
 /// Outside --dry-run: the archives passed over, as warnings (none: nothing said).
 void warn_passed_over(const ReleaseChoice& choice, Io& io);
 
-} // namespace cudnnctl
+}  // namespace cudnnctl
