@@ -97,26 +97,42 @@ RowVerdict judge_row(const SupportRow& row, const std::string& label, const Mach
   return {};
 }
 
+// The support rows of a release and variant; none for a patch release (9.17.1): those of the newest earlier patch of
+// the same major.minor (9.17.0), whose label goes to `stand_in`.
+std::vector<const SupportRow*> rows_for(const Catalog& catalog, const std::string& label, const std::string& variant, std::string& stand_in) {
+  auto rows = catalog.support_for(label, variant);
+  if (!rows.empty()) return rows;
+  const auto minor_prefix = label.substr(0, label.rfind('.') + 1);  // "9.17."
+  for (const auto& r : catalog.support())
+    if (r.cuda_variant == variant && r.release.starts_with(minor_prefix) && compare_dotted(r.release, label) < 0 &&
+        (stand_in.empty() || compare_dotted(r.release, stand_in) > 0))
+      stand_in = r.release;
+  return stand_in.empty() ? rows : catalog.support_for(stand_in, variant);
+}
+
 // The support rows of the archive's release and variant: one that fits is enough; else the reason of the row
 // that got furthest. No rows: nothing known (a note for the chosen one).
-std::string support_reason(const Catalog& catalog, const CatalogArchive& a, const MachineFacts& f, std::vector<std::string>* notes) {
+std::string support_reason(const Catalog& catalog, const CatalogArchive& a, const MachineFacts& f, std::vector<std::string>& notes) {
   const auto label = release_label_of(a.version);
-  const auto rows = catalog.support_for(label, a.cuda_variant);
+  std::string stand_in;
+  const auto rows = rows_for(catalog, label, a.cuda_variant, stand_in);
   if (rows.empty()) {
-    if (notes)
-      notes->push_back(
-          fmt::format("the catalog has no support row for cuDNN {} (CUDA {}): its GPU code is checked on the staged "
-                      "libraries after download",
-                      label, a.cuda_variant));
+    notes.push_back(
+        fmt::format("the catalog has no support row for cuDNN {} (CUDA {}): its GPU code is checked on the staged libraries after download", label,
+                    a.cuda_variant));
     return {};
   }
   RowVerdict best{-1, {}};
   for (const auto* row : rows) {
-    auto v = judge_row(*row, label, f);
-    if (v.reason.empty()) return {};
+    auto v = judge_row(*row, row->release, f);
+    if (v.reason.empty()) {
+      if (!stand_in.empty())
+        notes.push_back(fmt::format("the support row of cuDNN {} (CUDA {}) stands for its patch release {}", stand_in, a.cuda_variant, label));
+      return {};
+    }
     if (v.stage > best.stage) best = std::move(v);
   }
-  return best.reason;
+  return stand_in.empty() ? best.reason : best.reason + fmt::format(" (the row of {} stands for its patch release {})", stand_in, label);
 }
 
 std::vector<const CatalogArchive*> candidates_of(const Catalog& catalog, std::string_view request, const std::string& platform) {
@@ -162,7 +178,7 @@ Result<Resolution> resolve_release(const Catalog& catalog, std::string_view requ
   for (const auto* a : candidates) {
     auto reason = variant_reason(*a, facts);
     if (reason.empty()) reason = driver_floor_reason(*a, facts);
-    if (reason.empty()) reason = support_reason(catalog, *a, facts, &out.notes);
+    if (reason.empty()) reason = support_reason(catalog, *a, facts, out.notes);
     if (reason.empty()) {
       out.chosen = a;
       return out;

@@ -39,8 +39,8 @@ const Catalog& table_catalog() {
     nlohmann::json doc{{"schema_version", 1}};
     doc["archives"] = {archive_row("linux-x86_64", "9.10.2.21", "11"), archive_row("linux-x86_64", "9.10.2.21", "12"),
                        archive_row("linux-x86_64", "9.17.0.10", "12"), archive_row("linux-x86_64", "9.17.0.10", "13"),
-                       archive_row("linux-x86_64", "9.28.1.4", "12"),  archive_row("linux-x86_64", "9.28.1.4", "13"),
-                       archive_row("windows-x86_64", "9.28.1.4", "13")};
+                       archive_row("linux-x86_64", "9.17.1.4", "12"),  archive_row("linux-x86_64", "9.28.1.4", "12"),
+                       archive_row("linux-x86_64", "9.28.1.4", "13"),  archive_row("windows-x86_64", "9.28.1.4", "13")};
     doc["support"] = {support_row("9.10.2", "11", {"11.8"}, "450.80.02", old_ccs), support_row("9.10.2", "12", {"12.8", "12.9"}, "570.26", blackwell),
                       support_row("9.10.2", "12", all12, "525.60.13", old_ccs), support_row("9.17.0", "12", all12, "525.60.13", new_ccs),
                       support_row("9.17.0", "13", {"13.0", "13.1"}, "580.65.06", new_ccs)};
@@ -126,7 +126,7 @@ TEST_CASE("resolver: GPUs x driver x toolkit x catalog", "[release_resolver]") {
        "9",
        machine("11.8", "560.35.03", {k_rtx3090}),
        linux_name("9.10.2.21", "11"),
-       {"for CUDA 13", "for CUDA 12", "for CUDA 13", "for CUDA 12", "for CUDA 12"}},
+       {"for CUDA 13", "for CUDA 12", "for CUDA 12", "for CUDA 13", "for CUDA 12", "for CUDA 12"}},
       {"a toolkit older than the support row lists",
        "9.10",
        machine("11.2", "590.44.01", {}),
@@ -142,7 +142,18 @@ TEST_CASE("resolver: GPUs x driver x toolkit x catalog", "[release_resolver]") {
        machine("12.9", "590.44.01", {k_rtx3090, k_gtx1080}),
        "",
        {"for CUDA 13", "support matrix lists no sm_61 (GPU 1: NVIDIA GeForce GTX 1080)"}},
-      {"GB10 (12.1) runs what a 12.0 row lists", "9.17", machine("13.0", "580.95.05", {k_gb10}), linux_name("9.17.0.10", "13"), {}},
+      {"GB10 (12.1) runs what a 12.0 row lists", "9.17", machine("13.0", "580.95.05", {k_gb10}), linux_name("9.17.0.10", "13"), {"for CUDA 12"}},
+      {"a patch release without a row of its own: 9.17.0's row stands in",
+       "9.17",
+       machine("12.4", "560.35.03", {k_rtx3090}),
+       linux_name("9.17.1.4", "12"),
+       {}},
+      {"a patch release without a row of its own refuses what 9.17.0's row lacks",
+       "9.17",
+       machine("12.4", "560.35.03", {k_gtx1080}),
+       "",
+       {"cudnn-linux-x86_64-9.17.1.4_cuda12-archive.tar.xz: support matrix lists no sm_61 (GPU 0: NVIDIA GeForce GTX 1080) (the row of 9.17.0 "
+        "stands for its patch release 9.17.1)"}},
       {"nothing known about the machine: the newest build and variant", "latest", machine(std::nullopt, "", {}), linux_name("9.28.1.4", "13"), {}},
   };
   for (const auto& row : rows) {
@@ -191,6 +202,10 @@ TEST_CASE("resolver: the driver's CUDA version when its own version is unknown, 
   r = resolve_release(table_catalog(), "9.17", machine("13.0", "", {k_rtx3090}));
   REQUIRE(r);
   CHECK(r->notes.empty());  // the support row answered
+  r = resolve_release(table_catalog(), "9.17", machine("12.4", "", {k_rtx3090}));
+  REQUIRE(r);
+  REQUIRE(r->notes.size() == 1);
+  CHECK(r->notes[0] == "the support row of cuDNN 9.17.0 (CUDA 12) stands for its patch release 9.17.1");
 }
 
 TEST_CASE("resolver: platforms, requests and the errors that are not about the machine", "[release_resolver]") {
