@@ -42,6 +42,7 @@ std::string_view error_id(ErrorCode code) {
   case ErrorCode::manifest_refused: return "catalog.manifest-refused";
   case ErrorCode::interrupted: return "interrupted";
   case ErrorCode::no_gpu_code: return "install.no-gpu-code";
+  case ErrorCode::no_fitting_release: return "catalog.no-fitting-release";
   }
   return "internal";
 }
@@ -82,6 +83,7 @@ ExitCode exit_code_for(ErrorCode code) {
   case ErrorCode::unsafe_state: return ExitCode::unsafe_state;
   case ErrorCode::interrupted: return ExitCode::interrupted;
   case ErrorCode::no_gpu_code: return ExitCode::no_gpu_code;
+  case ErrorCode::no_fitting_release: return ExitCode::no_fitting_release;
   }
   return ExitCode::failure;
 }

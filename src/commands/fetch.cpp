@@ -13,6 +13,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
+#include "cudnnctl/commands/release_choice.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/fetch/fetch.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -23,6 +24,9 @@ namespace {
 struct FetchOptions {
   FetchRequest req;
   std::string catalog;
+  std::string cuda_path;
+  std::string driver_library;
+  bool dry_run = false;
 };
 } // namespace
 
@@ -33,7 +37,6 @@ std::string host_platform_name(Os os) {
   return archive_platform_name(os, host.os == Os::linux_os ? host.arch : Arch::x86_64);
 }
 
-namespace {
 // A version no catalog knows: its release's manifest is read into the user catalog first (one small request),
 // unless --catalog names the only catalog or --offline forbids the network.
 Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catalogs, Io& io) {
@@ -61,19 +64,41 @@ Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catal
   catalogs.reload();
   return {};
 }
-} // namespace
 
 Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io) {
   CUDNNCTL_TRY(learn_unknown_version(req, catalogs, io));
-  auto catalog = catalogs.get();
-  if (!catalog) return Unexpected<Error>(catalog.error());
+  CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
   if (req.cache_dir.empty()) req.cache_dir = default_cache_dir();
   ProgressLine progress(io, "downloading");
   req.progress = progress.setter();
-  auto fetched = fetch_archive(**catalog, req);
+  auto fetched = fetch_archive(*catalog, req);
   if (fetched && fetched->downloaded) progress.finish();
   return fetched;
 }
+
+namespace {
+// The machine for the resolver: the platform (default: this host's); the toolkit (--cuda-path, else the one found)
+// unless --cuda names the variant; the driver and GPUs only when the platform is this host's.
+Result<MachineFacts> fetch_machine_facts(const FetchOptions& opts, FetchRequest& req) {
+  const auto host_platform = host_platform_name(platform::detect_host().os);
+  if (req.platform.empty()) req.platform = host_platform;
+  std::optional<Toolkit> toolkit;
+  if (req.cuda.empty()) {
+    std::string reason;
+    auto found = select_toolkit(opts.cuda_path, std::nullopt, reason);
+    if (!found && !opts.cuda_path.empty()) return Unexpected<Error>(found.error());
+    if (found && !found->major().empty() && host_platform_name(found->os) == req.platform) {
+      toolkit = *found;
+      req.cuda = found->major();  // an unknown version's manifest is learnt for the toolkit's CUDA, as before
+    }
+  }
+  std::optional<MachineGpus> gpus;
+  if (req.platform == host_platform) gpus = probe_machine_gpus(opts.driver_library);
+  auto facts = machine_facts(req.platform, toolkit ? &*toolkit : nullptr, gpus ? &*gpus : nullptr);
+  facts.cuda_variant = opts.req.cuda;
+  return facts;
+}
+} // namespace
 
 CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<FetchOptions>();
@@ -86,22 +111,38 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   sub.add_option("--timeout", opts->req.stall_timeout_s, "Give up when no data arrives for this many seconds (default 60)");
   sub.add_flag("--offline", opts->req.offline, "Never touch the network: the cache's verified copy or an error (no manifest is read)");
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
+  sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit the archive is for (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
+  sub.add_option("--driver-library", opts->driver_library,
+                 "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
+  sub.add_flag("--dry-run", opts->dry_run, "Print the archive chosen and why each newer one was passed over; download nothing");
   return [opts](Io& io) -> Result<ExitCode> {
     auto req = opts->req;
-    if (req.platform.empty()) req.platform = host_platform_name(platform::detect_host().os);
-    if (req.cuda.empty()) {
-      std::string reason;
-      if (auto t = select_toolkit("", std::nullopt, reason); t && !t->major().empty()) req.cuda = t->major();
-    }
+    CUDNNCTL_TRY_ASSIGN(const auto facts, fetch_machine_facts(*opts, req));
     CatalogSource catalogs(opts->catalog);
-    auto out = fetch_for(req, catalogs, io);
-    if (!out) return Unexpected<Error>(out.error());
+    CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release(req, facts, catalogs, io, false));
+    if (opts->dry_run) {
+      if (io.json)
+        io.out << json_text(nlohmann::json{{"ok", true}, {"dry_run", true}, {"resolution", release_choice_json(choice)}, {"warnings", io.warnings}})
+               << "\n";
+      else
+        render_release_choice(choice, io.out);
+      return ExitCode::ok;
+    }
+    warn_passed_over(choice, io);
+    CUDNNCTL_TRY_ASSIGN(const auto out, fetch_for(req, catalogs, io));
     if (io.json) {
-      io.out << json_text(nlohmann::json{{"ok", true}, {"path", out->path}, {"url", out->url}, {"sha256", out->sha256}, {"downloaded", out->downloaded},
-                               {"resumed", out->resumed}, {"bytes", out->bytes}}) << "\n";
+      io.out << json_text(nlohmann::json{{"ok", true},
+                                         {"path", out.path},
+                                         {"url", out.url},
+                                         {"sha256", out.sha256},
+                                         {"downloaded", out.downloaded},
+                                         {"resumed", out.resumed},
+                                         {"bytes", out.bytes},
+                                         {"resolution", release_choice_json(choice)}})
+             << "\n";
     } else {
-      io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out->downloaded ? "downloaded" : "cached    ",
-                            out->path, out->url, out->sha256);
+      io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out.downloaded ? "downloaded" : "cached    ",
+                            out.path, out.url, out.sha256);
     }
     return ExitCode::ok;
   };

@@ -2,7 +2,6 @@
 #include <future>
 #include <algorithm>
 #include <filesystem>
-#include <regex>
 #include <memory>
 #include <ostream>
 
@@ -17,6 +16,7 @@
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
+#include "cudnnctl/commands/release_choice.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/catalog/advisories.hpp"
@@ -38,6 +38,8 @@ struct InstallCommandOptions {
   std::string mirror;
   std::string cache;
   std::string driver_library;
+  std::optional<MachineGpus> machine;  // asked once when a release request was resolved
+  std::optional<ReleaseChoice> choice;  // `install latest|9|9.19`: what the resolver chose
 };
 
 nlohmann::json plan_json(const InstallPlan& plan) {
@@ -70,26 +72,42 @@ std::string loader_advice(const Toolkit& t, const PathReport& r) {
 } // namespace
 
 namespace {
-// `install 9.1.0`: a version instead of a file fetches the archive for the toolkit first.
+// `install latest`, `install 9.19`: a release request instead of a file. The resolver chooses the archive for this
+// toolkit, driver and GPUs (catalog/release_resolver), which is then fetched; --dry-run stops at the choice.
 Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
-  static const std::regex version_re(R"(^\d+(\.\d+){1,3}$)");
   std::error_code ec;
-  if (std::filesystem::exists(path_from_utf8(opts.archive.archive), ec) || !std::regex_match(opts.archive.archive, version_re)) return {};
+  if (std::filesystem::exists(path_from_utf8(opts.archive.archive), ec) || !is_release_request(opts.archive.archive)) return {};
   std::string why;
-  auto tk = select_toolkit(opts.cuda_path, std::nullopt, why);
-  if (!tk) return Unexpected<Error>(tk.error());
+  CUDNNCTL_TRY_ASSIGN(const auto tk, select_toolkit(opts.cuda_path, std::nullopt, why));
   FetchRequest fr;
   fr.version = opts.archive.archive;
-  fr.platform = host_platform_name(tk->os);
-  fr.cuda = tk->major();
+  fr.platform = host_platform_name(tk.os);
+  fr.cuda = tk.major();
   fr.mirror = opts.mirror;
   fr.cache_dir = opts.cache;
   fr.offline = opts.offline;
-  auto fetched = fetch_for(fr, catalogs, io);
-  if (!fetched) return Unexpected<Error>(fetched.error());
-  io.warn(fmt::format("fetched {} ({})", fetched->path, fetched->downloaded ? "downloaded" : "from the cache"));
-  opts.archive.archive = fetched->path;
+  if (tk.os == platform::detect_host().os) opts.machine = probe_machine_gpus(opts.driver_library);
+  const auto facts = machine_facts(fr.platform, &tk, opts.machine ? &*opts.machine : nullptr);
+  CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release(fr, facts, catalogs, io, opts.force));
+  if (opts.dry_run) return {};
+  warn_passed_over(*opts.choice, io);
+  CUDNNCTL_TRY_ASSIGN(const auto fetched, fetch_for(fr, catalogs, io));
+  io.warn(fmt::format("fetched {} ({})", fetched.path, fetched.downloaded ? "downloaded" : "from the cache"));
+  opts.archive.archive = fetched.path;
   return {};
+}
+
+// install VERSION --dry-run: the choice, nothing downloaded or placed.
+ExitCode render_choice_only(const ReleaseChoice& choice, Io& io) {
+  if (io.json) {
+    io.out << json_text(nlohmann::json{{"ok", true}, {"changed", false}, {"dry_run", true}, {"resolution", release_choice_json(choice)},
+                                       {"warnings", io.warnings}})
+           << "\n";
+    return ExitCode::ok;
+  }
+  render_release_choice(choice, io.out);
+  io.out << "  dry run  nothing downloaded or installed (without --dry-run: fetched, verified against the catalog, installed)\n";
+  return ExitCode::ok;
 }
 
 // Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
@@ -103,7 +121,14 @@ void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& 
   if (p.name->os != host) return;
   // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
   // once the libraries are staged
-  auto gpus = std::make_shared<std::future<MachineGpus>>(std::async(std::launch::async, probe_machine_gpus, opts.driver_library));
+  auto gpus = std::make_shared<std::future<MachineGpus>>();
+  if (opts.machine) {
+    std::promise<MachineGpus> asked;  // asked already, for the resolver
+    asked.set_value(*opts.machine);
+    *gpus = asked.get_future();
+  } else {
+    *gpus = std::async(std::launch::async, probe_machine_gpus, opts.driver_library);
+  }
   req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
     const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
     warn_driver_floor(name, machine, io);
@@ -144,13 +169,12 @@ Result<PathStep> path_step(const Toolkit& toolkit, Io& io) {
   step.report = make_path_report(toolkit, env, "/", "");
   if (!step.report->plan.list_problem.empty())
     io.warn(step.report->plan.list_problem + ": no LD_LIBRARY_PATH or GitHub Actions lines are given for it");
-  auto written = apply_github_update(env, step.report->plan.github);
-  if (!written) return Unexpected<Error>(written.error());
-  step.github = *written;
+  CUDNNCTL_TRY_ASSIGN(step.github, apply_github_update(env, step.report->plan.github));
   return step;
 }
 
-void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::string& reason, const PathStep& path, Io& io) {
+void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::string& reason, const PathStep& path,
+                    const std::optional<ReleaseChoice>& choice, Io& io) {
   const auto receipt_file = native_utf8(path_from_utf8(receipt_path(state_dir_of(toolkit))));
   if (io.json) {
     nlohmann::json j{{"ok", true},
@@ -164,6 +188,7 @@ void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::
                      {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
                      {"path", path.report ? path_report_json(*path.report) : nlohmann::json(nullptr)},
                      {"github", path.github},
+                     {"resolution", choice ? release_choice_json(*choice) : nlohmann::json(nullptr)},
                      {"warnings", io.warnings}};
     io.out << json_text(j) << "\n";
     return;
@@ -185,9 +210,10 @@ void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::
 CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<InstallCommandOptions>();
   add_archive_options(sub, opts->archive, shared_io);
+  sub.get_option("archive")->description("The archive file, or a release to choose for this machine and fetch: latest, 9, 9.19, 9.19.0.56");
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
-  sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
+  sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing (a release: the archive chosen and why newer ones were passed over)");
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, its libraries need a newer glibc / libstdc++ than this host has, or they carry no code for a GPU of this machine");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
@@ -197,18 +223,15 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
     CUDNNCTL_TRY(fetch_when_a_version(*opts, catalogs, io));
-    auto prepared = prepare_archive(opts->archive, io, catalogs);
-    if (!prepared) return Unexpected<Error>(prepared.error());
-    const auto& p = *prepared;
+    if (opts->choice && opts->dry_run) return render_choice_only(*opts->choice, io);
+    CUDNNCTL_TRY_ASSIGN(const auto p, prepare_archive(opts->archive, io, catalogs));
     if (!p.name)
       return fail(ErrorCode::name_malformed, fmt::format("'{}' is not named like an NVIDIA cuDNN archive", p.path),
                   "install needs NVIDIA's archive name: it says which version, platform and layout to expect", p.path);
     std::string reason;
-    auto toolkit = select_toolkit(opts->cuda_path, p.name->cuda_major(), reason);
-    if (!toolkit) return Unexpected<Error>(toolkit.error());
-    auto catalog = catalogs.get();
-    if (!catalog) return Unexpected<Error>(catalog.error());
-    auto req = install_request(p, *toolkit, **catalog, *opts);
+    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(opts->cuda_path, p.name->cuda_major(), reason));
+    CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
+    auto req = install_request(p, toolkit, *catalog, *opts);
     host_gate(p, *opts, io, req);
     auto fs = make_real_fs();
     Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
@@ -219,16 +242,14 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
       outcome = install_archive(req, *fs);
       if (outcome && !outcome->dry_run && outcome->changed) progress.finish();
     }
-    if (!outcome) return Unexpected<Error>(outcome.error());
+    CUDNNCTL_TRY(outcome);
     if (!outcome->recovered.empty()) io.warn(outcome->recovered);
     PathStep path;
     if (!opts->no_path && !outcome->dry_run) {
-      auto step = path_step(*toolkit, io);
-      if (!step) return Unexpected<Error>(step.error());
-      path = std::move(*step);
+      CUDNNCTL_TRY_ASSIGN(path, path_step(toolkit, io));
     }
     for (const auto& w : outcome->warnings) io.warn(w);
-    render_install(*outcome, *toolkit, reason, path, io);
+    render_install(*outcome, toolkit, reason, path, opts->choice, io);
     return ExitCode::ok;
   };
 }
@@ -239,24 +260,22 @@ CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [cuda_path](Io& io) -> Result<ExitCode> {
     std::string reason;
-    auto toolkit = select_toolkit(*cuda_path, std::nullopt, reason);
-    if (!toolkit) return Unexpected<Error>(toolkit.error());
+    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(*cuda_path, std::nullopt, reason));
     auto fs = make_real_fs();
-    auto outcome = uninstall_cudnn(*toolkit, *fs);
-    if (!outcome) return Unexpected<Error>(outcome.error());
-    if (!outcome->recovered.empty()) io.warn(outcome->recovered);
+    CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
+    if (!outcome.recovered.empty()) io.warn(outcome.recovered);
     if (io.json) {
       io.out << json_text(nlohmann::json{{"ok", true},
-                               {"changed", outcome->changed},
-                               {"summary", outcome->summary},
-                               {"removed", outcome->removed},
-                               {"restored", outcome->restored},
-                               {"kept", outcome->kept},
-                               {"recovered", outcome->recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome->recovered)},
-                               {"toolkit", toolkit->root},
+                               {"changed", outcome.changed},
+                               {"summary", outcome.summary},
+                               {"removed", outcome.removed},
+                               {"restored", outcome.restored},
+                               {"kept", outcome.kept},
+                               {"recovered", outcome.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.recovered)},
+                               {"toolkit", toolkit.root},
                                {"warnings", io.warnings}}) << "\n";
     } else {
-      io.out << outcome->summary << "\n";
+      io.out << outcome.summary << "\n";
     }
     return ExitCode::ok;
   };

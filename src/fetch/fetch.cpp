@@ -103,9 +103,8 @@ template <class Known> bool cached_and_valid(const std::string& final_path, cons
 } // namespace
 
 Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& req) {
-  auto hit = resolve_fetch(catalog, req);
-  if (!hit) return Unexpected<Error>(hit.error());
-  const CatalogArchive& a = **hit;
+  CUDNNCTL_TRY_ASSIGN(const CatalogArchive* hit, resolve_fetch(catalog, req));
+  const CatalogArchive& a = *hit;
   const auto& expected = a.hashes.front();
   FetchOutcome out;
   out.url = fetch_url(a, req.mirror);
@@ -158,19 +157,18 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
                               : "run the same command again to resume, or check the network and --mirror",
                 out.url);
   }
-  auto h = sha256_file(part);
-  if (!h) return Unexpected<Error>(h.error());
-  if (!known(*h)) {
+  CUDNNCTL_TRY_ASSIGN(const auto h, sha256_file(part));
+  if (!known(h)) {
     const auto size = fs::file_size(part, ec);
     fs::remove(part, ec);  // nothing half-written or wrong is kept as valid
     return fail(ErrorCode::hash_mismatch,
-                fmt::format("the download of {} does not match the catalog: {} bytes with SHA-256 {}, expected {} ({})", a.filename, size, *h,
+                fmt::format("the download of {} does not match the catalog: {} bytes with SHA-256 {}, expected {} ({})", a.filename, size, h,
                             expected.sha256, size < expected.size.value_or(0) ? "the transfer was cut short" : "a different file"),
                 "the file was removed from the cache; run the command again, or check --mirror", out.url);
   }
   fs::rename(part, final_path, ec);
   if (ec) return fail(ErrorCode::io, fmt::format("cannot move {} to {}: {}", part, final_path, ec.message()), "", final_path);
-  out.sha256 = *h;
+  out.sha256 = h;
   out.bytes = fs::file_size(final_path, ec);
   return out;
 }

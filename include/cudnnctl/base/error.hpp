@@ -45,9 +45,10 @@ enum class ErrorCode {
   manifest_refused,  // an NVIDIA release manifest (catalog update, or fetch of an unknown version) broke a rule: nothing kept
   interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
   no_gpu_code,   // install: the staged libraries carry no code (SASS or PTX) for a GPU of this machine
+  no_fitting_release,  // install/fetch latest|9|9.19: no catalog archive of the request fits the toolkit, driver and GPUs
 };
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::no_gpu_code;
+constexpr ErrorCode k_last_error_code = ErrorCode::no_fitting_release;
 
 struct Error {
   ErrorCode code = ErrorCode::internal;

@@ -20,6 +20,7 @@ enum class ExitCode : int {
   bundle_refused = 13,    // bundle: the swap, unbundle or restore was refused, nothing changed
   unsafe_state = 14,      // a state file or a toolkit folder leads outside the toolkit: refused, nothing changed
   no_gpu_code = 15,       // install: the archive's libraries have no code for a GPU of this machine: refused, nothing changed
+  no_fitting_release = 16,// install/fetch latest|9|9.19: no catalog archive of the request fits this toolkit, driver and GPUs
   interrupted = 130,      // install/uninstall interrupted (Ctrl-C, SIGTERM): every change was rolled back
 };
 

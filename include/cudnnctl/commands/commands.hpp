@@ -24,6 +24,9 @@ CommandRun setup_workload_child(CLI::App& sub, Io& io);
 CommandRun setup_bundle(CLI::App& sub, Io& io);
 CommandRun setup_bundle_load_child(CLI::App& sub, Io& io);
 
+/// A version no catalog knows: its release's manifest is read into the user catalog first (one small request),
+/// unless --catalog names the only catalog or --offline forbids the network (fetch and install).
+Result<void> learn_unknown_version(const FetchRequest& request, CatalogSource& catalogs, Io& io);
 /// Fetches with the run's catalog, drawing progress on a terminal (fetch and install).
 Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);
 /// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.

@@ -49,7 +49,7 @@ extern "C" bool fake_cuda_stream_alive(const void* s) {
 extern "C" {
 int cuInit(unsigned) { return static_cast<int>(env_or("FAKE_CU_INIT", 0)); }
 int cuDriverGetVersion(int* v) {
-  *v = 12040;
+  *v = static_cast<int>(env_or("FAKE_DRIVER_API", 12040));  // the CUDA version the driver runs: 12040 = 12.4
   return 0;
 }
 int cuDeviceGetCount(int* n) {
