@@ -5,6 +5,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
@@ -65,16 +66,20 @@ Result<std::vector<std::string>> check_compatibility(const ArchiveName& name, co
         check(name.cuda_major() == tk.major(),
               fmt::format("the archive is built for CUDA {}.x (cuda{}) and the toolkit is CUDA {}", name.cuda_major(), name.cuda_variant, tk.version),
               fmt::format("use the _cuda{} archive of this release, or a CUDA {}.x toolkit (--cuda-path)", tk.major(), name.cuda_major())));
+    // NVIDIA lists a build in several rows (by GPU family, by static linking): a toolkit any row lists fits
+    std::vector<std::string> ranges, sources;
+    bool listed = false;
     for (const auto& row : support) {
       if (row.cuda_toolkits.empty()) continue;
-      const bool listed = std::find(row.cuda_toolkits.begin(), row.cuda_toolkits.end(), tk.version) != row.cuda_toolkits.end();
-      CUDNNCTL_TRY(
-          check(listed,
-                fmt::format("NVIDIA's support matrix for cuDNN {} cuda{} lists CUDA {}-{}, not {} (source: {})", name.version.release_label(),
-                            name.cuda_major(), row.cuda_toolkits.front(), row.cuda_toolkits.back(), tk.version, row.source),
-                "use a cuDNN release that supports this toolkit, or --force to install anyway"));
-      break;  // the first row is the broadest NVIDIA lists for this build
+      listed = listed || std::find(row.cuda_toolkits.begin(), row.cuda_toolkits.end(), tk.version) != row.cuda_toolkits.end();
+      ranges.push_back(row.cuda_toolkits.size() == 1 ? row.cuda_toolkits.front() : row.cuda_toolkits.front() + "-" + row.cuda_toolkits.back());
+      if (std::find(sources.begin(), sources.end(), row.source) == sources.end()) sources.push_back(row.source);
     }
+    if (!ranges.empty())
+      CUDNNCTL_TRY(check(listed,
+                         fmt::format("NVIDIA's support matrix for cuDNN {} cuda{} lists CUDA {}, not {} (source: {})", name.version.release_label(),
+                                     name.cuda_major(), fmt::join(ranges, ", "), tk.version, fmt::join(sources, "; ")),
+                         "use a cuDNN release that supports this toolkit, or --force to install anyway"));
   }
   return warnings;
 }

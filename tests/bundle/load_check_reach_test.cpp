@@ -6,6 +6,7 @@
 #include "cudnnctl/bundle/load_check_reach.hpp"
 
 using namespace cudnnctl;
+using cudnnctl::testing::TempDir;
 
 namespace {
 void touch_file(const std::filesystem::path& p) {

@@ -70,6 +70,25 @@ TEST_CASE("Windows 9.1 zip lands in bin, include and lib/x64, LICENSE in the sta
   CHECK(p->steps.size() == 5);
 }
 
+TEST_CASE("a toolkit any of NVIDIA's rows for the build lists fits, one no row lists is refused naming every row", "[install_plan]") {
+  // 9.10.2 cuda12: NVIDIA lists it in a 12.8-12.9 row (Blackwell) and a 12.0-12.9 row; the first must not decide alone
+  const auto n = name("cudnn-linux-x86_64-9.10.2.21_cuda12-archive.tar.xz");
+  const std::string top = "cudnn-linux-x86_64-9.10.2.21_cuda12-archive/";
+  const auto l = listing_of({{top + "lib/libcudnn.so.9.10.2", ""}, {top + "include/cudnn.h", ""}, {top + "LICENSE", ""}});
+  std::vector<SupportRow> rows;
+  for (const auto* r : Catalog::embedded().support_for("9.10.2", "12")) rows.push_back(*r);
+  REQUIRE(rows.size() >= 2);
+  REQUIRE(rows.front().cuda_toolkits.front() != "12.0");  // the narrow row comes first: what made 12.4 fail before
+  CHECK(make_install_plan({l, n, toolkit(Os::linux_os, "12.4"), rows, nothing}));
+  CHECK(make_install_plan({l, n, toolkit(Os::linux_os, "12.9"), rows, nothing}));
+  rows.erase(std::remove_if(rows.begin(), rows.end(), [](const SupportRow& r) { return r.cuda_toolkits.empty() || r.cuda_toolkits.front() == "12.0"; }),
+             rows.end());
+  const auto narrow = make_install_plan({l, n, toolkit(Os::linux_os, "12.4"), rows, nothing});
+  REQUIRE(!narrow);
+  CHECK(narrow.error().code == ErrorCode::incompatible);
+  CHECK_THAT(narrow.error().message, Catch::Matchers::Contains("lists CUDA 12.8-12.9, not 12.4"));
+}
+
 TEST_CASE("9.18+ bin/x64 archives and CUDA 13 bin/x64 toolkits never nest", "[install_plan]") {
   const auto n = name("cudnn-windows-x86_64-9.19.0.56_cuda13-archive.zip");
   const std::string top = "cudnn-windows-x86_64-9.19.0.56_cuda13-archive/";
