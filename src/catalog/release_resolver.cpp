@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/catalog/architecture_spans.hpp"
 #include "cudnnctl/catalog/driver_floors.hpp"
 
 namespace cudnnctl {
@@ -117,6 +118,12 @@ std::string support_reason(const Catalog& catalog, const CatalogArchive& a, cons
   std::string stand_in;
   const auto rows = rows_for(catalog, label, a.cuda_variant, stand_in);
   if (rows.empty()) {
+    // no row: what the sourced architecture spans say about each GPU (data/gpu-architecture-spans.json)
+    std::vector<std::string> gaps;
+    for (std::size_t i = 0; i < f.gpus.size(); ++i)
+      if (auto why = architecture_span_reason(label, a.cuda_variant, f.gpus[i].cc_major, f.gpus[i].cc_minor))
+        gaps.push_back(fmt::format("GPU {} {}: {}", i, f.gpus[i].name, *why));
+    if (!gaps.empty()) return fmt::format("{}", fmt::join(gaps, "; "));
     notes.push_back(
         fmt::format("the catalog has no support row for cuDNN {} (CUDA {}): its GPU code is checked on the staged libraries after download", label,
                     a.cuda_variant));

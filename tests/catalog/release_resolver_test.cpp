@@ -154,6 +154,12 @@ TEST_CASE("resolver: GPUs x driver x toolkit x catalog", "[release_resolver]") {
        "",
        {"cudnn-linux-x86_64-9.17.1.4_cuda12-archive.tar.xz: support matrix lists no sm_61 (GPU 0: NVIDIA GeForce GTX 1080) (the row of 9.17.0 "
         "stands for its patch release 9.17.1)"}},
+      {"a GTX 1080 asking for latest: 9.28 has no support row, and the sourced architecture spans say it has no Pascal code",
+       "latest",
+       machine("12.4", "560.35.03", {k_gtx1080}),
+       linux_name("9.10.2.21", "12"),
+       {"for CUDA 13", "GPU 0 NVIDIA GeForce GTX 1080: cuDNN 9.28.1 has no code for Maxwell, Pascal and Volta GPUs (compute 6.1): the last release for them is 9.10.2",
+        "support matrix lists no sm_61", "for CUDA 13", "support matrix lists no sm_61"}},
       {"nothing known about the machine: the newest build and variant", "latest", machine(std::nullopt, "", {}), linux_name("9.28.1.4", "13"), {}},
   };
   for (const auto& row : rows) {
@@ -174,7 +180,7 @@ TEST_CASE("resolver: GPUs x driver x toolkit x catalog", "[release_resolver]") {
 }
 
 TEST_CASE("resolver: the driver's CUDA version when its own version is unknown, the variant asked for, notes", "[release_resolver]") {
-  auto f = machine(std::nullopt, "", {k_gtx1080});
+  auto f = machine(std::nullopt, "", {k_rtx3090});  // Ampere: no architecture span speaks of it
   f.driver_api_version = 12040;
   auto r = resolve_release(table_catalog(), "9", f);
   REQUIRE(r);
