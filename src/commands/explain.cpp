@@ -16,6 +16,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/explain/explain.hpp"
 #include "cudnnctl/explain/log_fold.hpp"
 #include "cudnnctl/explain/signatures.hpp"
@@ -238,6 +239,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
   sub.add_flag("--here", opts->here,
                "Check on this machine what the messages name: whether the file a message names is there, which copy the loader would take");
   return [opts](Io& io) -> Result<ExitCode> {
+    if (!opts->cuda_path.empty()) CUDNNCTL_TRY(read_cuda_path(opts->cuda_path));  // the fix lines name a toolkit that is one
     CUDNNCTL_TRY_ASSIGN(auto file, open_input(opts->input));
     std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;

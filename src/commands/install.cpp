@@ -186,7 +186,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<InstallCommandOptions>();
   add_archive_options(sub, opts->archive, shared_io);
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
-  sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
+  add_name_encoding_option(sub, opts->name_encoding);
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing");
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, its libraries need a newer glibc / libstdc++ than this host has, or they carry no code for a GPU of this machine");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
