@@ -2,7 +2,8 @@
 # bundle swap takes the archive options every archive command takes (issue 45): --sha256-file, --catalog,
 # --allow-unverified (each accepted, and refusing what it should) and --name-encoding (an archive whose
 # member names are CP437 is refused without it and swapped with it). On stand-in libraries in a pip-style
-# site-packages (common.sh), with the load check; every successful swap is restored to the wheel's files.
+# site-packages (common.sh), with the load check; every successful swap is restored to the wheel's files. On a
+# terminal (script(1)) swap and restore draw the progress line to its final 100% line.
 #   bundle_swap_options_test.sh CUDNNCTL
 set -uo pipefail
 CTL=$1
@@ -90,6 +91,21 @@ PY
 legacy=$tmp/legacy/$A920
 expect 6 archive.name-encoding "$legacy" --allow-unverified
 expect 0 "" "$legacy" --allow-unverified --name-encoding CP437
+
+# progress, as docs/terminal.md promises: on a terminal (stdout and stderr) swap and restore end with their final line;
+# into a pipe nothing is drawn (the runs above)
+if command -v script >/dev/null; then
+  shq() { printf '%q ' "$@"; }
+  TERM=xterm NO_COLOR=1 script -qec "$(shq "$CTL" bundle swap "$lib" "$archive" --sha256 "$H920")" "$tmp/swap.tty" >/dev/null 2>&1 ||
+    bad "bundle swap on a terminal failed: $(cat "$tmp/swap.tty")"
+  grep -aqE "swapping +100% .* in " "$tmp/swap.tty" || bad "bundle swap on a terminal: no final progress line: $(cat -v "$tmp/swap.tty")"
+  TERM=xterm NO_COLOR=1 script -qec "$(shq "$CTL" bundle restore "$lib")" "$tmp/restore.tty" >/dev/null 2>&1 ||
+    bad "bundle restore on a terminal failed: $(cat "$tmp/restore.tty")"
+  grep -aqE "restoring +100% .* in " "$tmp/restore.tty" || bad "bundle restore on a terminal: no final progress line: $(cat -v "$tmp/restore.tty")"
+  record_intact >/dev/null || bad "after the terminal swap and restore: not the wheel's files"
+else
+  echo "note: no script(1): the terminal progress of swap and restore is not checked here"
+fi
 
 ((fails == 0)) || { echo "$fails failure(s)"; exit 1; }
 echo "bundle swap: --sha256-file, --catalog, --allow-unverified and --name-encoding each behave as on the other archive commands"
