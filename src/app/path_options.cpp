@@ -8,10 +8,10 @@
 namespace cudnnctl {
 
 bool is_path_option(std::string_view name, std::string_view type_name) {
-  static constexpr std::array<std::string_view, 20> names = {
+  static constexpr std::array<std::string_view, 23> names = {
       "--cuda-path", "--to",         "--cache",  "--catalog",        "--log-file",            "--html",    "--output",
       "--sha256-file", "--events",   "--system32", "--path-file",    "--consumer",            "--root",    "--driver-library",
-      "--driver-version-file", "--lib-dir", "--cudnn-library", "archive", "input",           "--archive"};
+      "--driver-version-file", "--lib-dir", "--cudnn-library", "--site", "archive", "input", "--archive", "dir", "paths"};
   for (const auto n : names)
     if (n == name) return true;
   return type_name == "FILE" || type_name == "DIR" || type_name == "PATH";
@@ -28,7 +28,7 @@ void add_checks(CLI::App& app) {
         "");
   };
   for (auto* opt : app.get_options()) {
-    if (opt->get_type_size() == 0) continue;  // a flag
+    if (opt->get_expected_max() == 0) continue;  // a flag (CLI11 gives flags a type size of 1 too)
     bool path = is_path_option(opt->get_name(true), opt->get_type_name());  // a positional's name ("archive")
     for (const auto& l : opt->get_lnames()) path = path || is_path_option("--" + l, opt->get_type_name());
     if (path) opt->check(non_empty(opt->get_name().empty() && !opt->get_lnames().empty() ? "--" + opt->get_lnames().front() + ": " : ""));

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/files.hpp"
 
 namespace cudnnctl {
@@ -49,7 +50,7 @@ FileKind sniff_bytes(std::string_view head) {
 
 Result<void> check_is_archive(const std::string& path, ArchiveFormat expected) {
   CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(path));
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path_from_utf8(path), std::ios::binary);
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));

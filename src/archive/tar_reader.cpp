@@ -41,7 +41,7 @@ Unexpected<Error> stream_error(archive* a, const std::string& path, ArchiveForma
 // xz filter stays near 25 MiB whatever the archive size.
 class XzSource {
 public:
-  XzSource(const std::string& path, unsigned threads) : m_file(std::fopen(path.c_str(), "rb")), m_in(1 << 20), m_out(1 << 20) {
+  XzSource(const std::string& path, unsigned threads) : m_file(platform::open_stdio_file(path, "rb")), m_in(1 << 20), m_out(1 << 20) {
     lzma_mt mt{};
     mt.flags = LZMA_CONCATENATED;
     mt.threads = threads;

@@ -5,13 +5,16 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include <spdlog/logger.h>
-#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/ostream_sink.h>
+
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl::log {
 
@@ -41,6 +44,24 @@ std::optional<Level> level_named(std::string_view name) {
   if (name == "trace") return Level::trace;
   return std::nullopt;
 }
+
+// --log-file's sink: spdlog's own file sink opens its file by a narrow name (the ANSI code page on Windows);
+// this one writes to a stream opened through the UTF-8 seam (base/utf8_path.hpp).
+class Utf8FileSink final : public spdlog::sinks::base_sink<std::mutex> {
+public:
+  explicit Utf8FileSink(std::unique_ptr<std::ofstream> out) : m_out(std::move(out)) {}
+
+protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t line;
+    formatter_->format(msg, line);
+    m_out->write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+  void flush_() override { m_out->flush(); }
+
+private:
+  std::unique_ptr<std::ofstream> m_out;
+};
 
 // the sink takes the messages from now on, until the session ends
 void install(std::shared_ptr<spdlog::sinks::sink> sink, const std::string& pattern, Level level, const std::string& file, bool relay = false) {
@@ -93,19 +114,13 @@ Result<Session> Session::start(Level level, const std::string& file, std::ostrea
   std::shared_ptr<spdlog::sinks::sink> sink;
   std::string pattern = "[%H:%M:%S.%e] [%l] %v";
   if (!file.empty()) {
-    // Opened here first for a clear error: spdlog would create missing parent folders, and its message
-    // names neither the option nor a fix.
-    std::FILE* probe = std::fopen(file.c_str(), "ab");
-    if (!probe)
-      return fail(ErrorCode::io, fmt::format("cannot open the log file '{}' (--log-file): {}", file, std::strerror(errno)),
+    // Opened here, through the UTF-8 seam: a missing parent folder is an error that names the option and a fix.
+    errno = 0;
+    auto out = std::make_unique<std::ofstream>(path_from_utf8(file), std::ios::binary | std::ios::app);
+    if (!*out)
+      return fail(ErrorCode::io, fmt::format("cannot open the log file '{}' (--log-file): {}", file, std::strerror(errno ? errno : EACCES)),
                   "give --log-file a file in a folder that exists and that you can write to", file);
-    std::fclose(probe);
-    try {
-      sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, false);
-    } catch (const std::exception& e) {
-      return fail(ErrorCode::io, fmt::format("cannot open the log file '{}' (--log-file): {}", file, e.what()),
-                  "give --log-file a file in a folder that exists and that you can write to", file);
-    }
+    sink = std::make_shared<Utf8FileSink>(std::move(out));
     pattern = "[%Y-%m-%d %H:%M:%S.%e] [pid %P tid %t] [%l] %v";
   } else {
     sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err, true);

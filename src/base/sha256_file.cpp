@@ -1,54 +1,54 @@
 // Streaming a file through Sha256 (whichever implementation the build links: OpenSSL, or Windows CNG).
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
+namespace {
+Unexpected<Error> open_failed(const std::string& path, int e) {
+  log::debug("open for reading {} (SHA-256): {}", path, std::strerror(e));
+  return fail(e == ENOENT ? ErrorCode::file_not_found : ErrorCode::io, fmt::format("cannot open '{}': {}", path, std::strerror(e)),
+              "check the path and its permissions", path);
+}
+} // namespace
+
 Result<std::string> sha256_file(const std::string& path, const ProgressFn& progress) {
   const auto started = std::chrono::steady_clock::now();
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    const int e = errno;
-    log::debug("open for reading {} (SHA-256): {}", path, std::strerror(e));
-    return fail(e == ENOENT ? ErrorCode::file_not_found : ErrorCode::io, fmt::format("cannot open '{}': {}", path, std::strerror(e)),
-                "check the path and its permissions", path);
-  }
+  const auto file = path_from_utf8(path);  // the UTF-8 seam: a narrow name is the ANSI code page on Windows
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return open_failed(path, ENOENT);
+  std::ifstream in;
+  in.rdbuf()->pubsetbuf(nullptr, 0);  // reads of a whole buffer go to the file directly
+  errno = 0;
+  in.open(file, std::ios::binary);
+  if (!in) return open_failed(path, errno ? errno : EACCES);
   log::debug("open for reading {} (SHA-256)", path);
-  std::setvbuf(f, nullptr, _IONBF, 0);
-  std::uint64_t total = 0;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long end = std::ftell(f);
-    total = end > 0 ? static_cast<std::uint64_t>(end) : 0;
-    std::fseek(f, 0, SEEK_SET);
-  }
+  const auto size = std::filesystem::file_size(file, ec);
+  const std::uint64_t total = ec ? 0 : size;
   Sha256 h;
-  std::vector<unsigned char> buf(1 << 18);
+  std::vector<char> buf(1 << 18);
   std::uint64_t done = 0;
   for (;;) {
-    const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    const auto n = static_cast<std::size_t>(in.gcount());
     if (n > 0) {
       h.update(buf.data(), n);
       done += n;
       if (progress) progress(done, total);
     }
-    if (n < buf.size()) {
-      if (std::ferror(f)) {
-        const int e = errno;
-        std::fclose(f);
-        return fail(ErrorCode::io, fmt::format("read error in '{}' after {} bytes: {}", path, done, std::strerror(e)), "", path);
-      }
-      break;
-    }
+    if (in.bad()) return fail(ErrorCode::io, fmt::format("read error in '{}' after {} bytes", path, done), "", path);
+    if (n < buf.size()) break;
   }
-  std::fclose(f);
   auto digest = h.finish();
   log::debug("SHA-256 of {}: {} ({} bytes in {})", path, digest, done, log::elapsed_ms(started));
   return digest;

@@ -197,7 +197,10 @@ Result<Prepared> prepare(const BundleContext& ctx, const std::string& dir_in) {
 
 Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, const std::string& staging) {
   ExtractOptions eo;
-  CUDNNCTL_TRY(verify_and_extract(req.archive_path, req.name.format, req.expected, false, staging + "/x", eo));
+  eo.read.name_encoding = req.name_encoding;
+  eo.on_total = req.progress.on_total;
+  eo.on_bytes = req.progress.on_bytes;
+  CUDNNCTL_TRY(verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging + "/x", eo));
   CUDNNCTL_TRY_ASSIGN(auto names, gather_libraries(staging + "/x", staging + "/place", b.os));
   ArchiveLibraries a;
   a.os = req.name.os;
@@ -304,7 +307,24 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   return out;
 }
 
-Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir_in) {
+namespace {
+// The kept originals match their receipt's hashes, each counted to `progress` once hashed.
+Result<void> check_originals(const BundleContext& ctx, const std::string& backup, const BundleReceipt& r, const BundleProgress& progress) {
+  std::uint64_t total = 0;
+  for (const auto& f : r.originals)
+    if (auto n = ctx.fs->size(backup + "/" + f.name)) total += *n;
+  if (progress.on_total) progress.on_total(total);
+  for (const auto& f : r.originals) {
+    if (auto h = ctx.fs->sha256(backup + "/" + f.name); !h || *h != f.sha256)
+      return bundle_refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
+                            "reinstall the package with pip to get its files back", backup);
+    if (auto n = ctx.fs->size(backup + "/" + f.name); n && progress.on_bytes) progress.on_bytes(*n);
+  }
+  return {};
+}
+} // namespace
+
+Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir_in, const BundleProgress& progress) {
   CUDNNCTL_TRY_ASSIGN(auto p, prepare(ctx, dir_in));
   if (!p.view.receipt)
     return bundle_refused(fmt::format("cudnnctl has not changed {}; nothing was changed", p.dir), "'cudnnctl bundle list' shows each folder's state", p.dir);
@@ -323,10 +343,7 @@ Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string
       return bundle_refused(fmt::format("{}: {}; restoring would lose those changes; nothing was changed", p.dir, p.view.bundle.state_note),
                      "put the swapped files back, or reinstall the package with pip (then restore forgets the swap)", p.dir);
     const auto backup = p.sd + "/backup-" + r.id, trash = p.sd + "/trash-" + id;
-    for (const auto& f : r.originals)
-      if (auto h = ctx.fs->sha256(backup + "/" + f.name); !h || *h != f.sha256)
-        return bundle_refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
-                       "reinstall the package with pip to get its files back", backup);
+    CUDNNCTL_TRY(check_originals(ctx, backup, r, progress));
     Journal j{id, fmt::format("bundle restore of {}", p.dir), "applying", {}, {trash, backup}, {trash}};
     for (const auto& f : r.placed)
       if (ctx.fs->entry(p.dir + "/" + f.name) != FsEntry::missing) j.moves.push_back({p.dir + "/" + f.name, trash + "/" + f.name});

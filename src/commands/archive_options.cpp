@@ -7,6 +7,7 @@
 
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
@@ -18,6 +19,10 @@ void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io) {
   sub.add_flag("--allow-unverified", opts.allow_unverified, "Accept an archive for which no expected hash is known");
   sub.add_option("--catalog", opts.catalog, "Release catalog JSON to use instead of the built-in one");
   sub.add_flag("--json", io.json, "Print one JSON document");
+}
+
+void add_name_encoding_option(CLI::App& sub, std::string& encoding) {
+  sub.add_option("--name-encoding", encoding, "Encoding of member names for archives re-packed by legacy tools (CP437, GBK, ...)");
 }
 
 Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, CatalogSource& catalogs) {
@@ -39,7 +44,7 @@ Result<PreparedArchive> prepare_archive(const ArchiveOptions& opts, Io& io, Cata
     io.warn(fmt::format("{} (checking the file against the hash given anyway)", name.error().message));
     // its first bytes are read to tell the format: a FIFO or a device would block or never end
     CUDNNCTL_TRY(platform::require_regular_file(opts.archive, "the archive"));
-    std::ifstream in(opts.archive, std::ios::binary);
+    std::ifstream in(path_from_utf8(opts.archive), std::ios::binary);
     std::string head(16, '\0');
     in.read(head.data(), 16);
     head.resize(static_cast<std::size_t>(in.gcount()));

@@ -15,6 +15,7 @@
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
@@ -28,6 +29,7 @@ struct BundleArgs {
   std::vector<std::string> pythons, sites;
   std::string dir, cuda_path;
   ArchiveOptions archive;
+  std::string name_encoding;
   bool allow_downgrade = false;
   bool no_load_check = false;
 };
@@ -122,34 +124,71 @@ LoadCheckRequest load_check_request(const BundleArgs& a, const std::vector<std::
   return LoadCheckRequest{a.no_load_check, args, find_windows_interop(platform::ProcessEnvironment{}, platform::self_executable())};
 }
 
+// The swap command's own arguments again, for the hint that names how to rerun it elsewhere.
+std::vector<std::string> swap_rerun_args(const BundleArgs& a, const std::string& archive) {
+  std::vector<std::string> args{"bundle", "swap", a.dir, archive};
+  const auto& o = a.archive;
+  if (!o.hashes.sha256.empty()) args.insert(args.end(), {"--sha256", o.hashes.sha256});
+  if (!o.hashes.sha256_file.empty()) args.insert(args.end(), {"--sha256-file", o.hashes.sha256_file});
+  if (!o.catalog.empty()) args.insert(args.end(), {"--catalog", o.catalog});
+  if (o.allow_unverified) args.push_back("--allow-unverified");
+  if (!a.name_encoding.empty()) args.insert(args.end(), {"--name-encoding", a.name_encoding});
+  if (a.allow_downgrade) args.push_back("--allow-downgrade");
+  return args;
+}
+
+Result<BundleOutcome> run_swap(const BundleContext& ctx, const BundleArgs& a, Io& io) {
+  CatalogSource catalogs(a.archive.catalog);
+  CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(a.archive, io, catalogs));
+  if (!prepared.name)
+    return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared.path),
+                "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared.path);
+  SwapRequest req;
+  req.dir = a.dir;
+  req.archive_path = prepared.path;
+  req.name = *prepared.name;
+  req.expected = prepared.expected;
+  req.allow_downgrade = a.allow_downgrade;
+  req.load_check = load_check_request(a, swap_rerun_args(a, prepared.path));
+  req.allow_unverified = a.archive.allow_unverified;
+  req.name_encoding = a.name_encoding;
+  ProgressLine progress(io, "swapping");
+  req.progress = {progress.total_setter(), progress.adder()};
+  CUDNNCTL_TRY_ASSIGN(auto out, swap_bundle(ctx, req));
+  progress.finish();
+  if (prepared.expected.empty()) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", prepared.path));
+  return out;
+}
+
+Result<BundleOutcome> run_unbundle(const BundleContext& ctx, const BundleArgs& a) {
+  std::string reason;
+  CUDNNCTL_TRY_ASSIGN(auto tk, select_toolkit(a.cuda_path, std::nullopt, reason));
+  const auto lib = tk.root + "/" + (tk.os == Os::windows ? tk.dll_dir : tk.lib_dir);
+  std::vector<std::string> args{"bundle", "unbundle", a.dir};
+  if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
+  return unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk.major().c_str(), nullptr, 10)), load_check_request(a, args));
+}
+
+Result<BundleOutcome> run_restore(const BundleContext& ctx, const BundleArgs& a, Io& io) {
+  ProgressLine progress(io, "restoring");
+  bool hashed = false;  // a restore after the package manager put the files back moves nothing: no final line
+  auto set_total = progress.total_setter();
+  const BundleProgress counting{[&](std::uint64_t n) {
+                                  hashed = true;
+                                  if (set_total) set_total(n);
+                                },
+                                progress.adder()};
+  CUDNNCTL_TRY_ASSIGN(auto out, restore_bundle(ctx, a.dir, counting));
+  if (hashed) progress.finish();
+  return out;
+}
+
 Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb) {
   const platform::ProcessEnvironment env;
   auto fs = make_real_fs();
   BundleContext ctx{bundle_state_root(env), fs.get()};
   CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
-  Result<BundleOutcome> o = fail(ErrorCode::internal, "no bundle verb");
-  if (verb == "swap") {
-    CatalogSource catalogs(a.archive.catalog);
-    CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(a.archive, io, catalogs));
-    if (!prepared.name)
-      return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared.path),
-                  "bundle swap reads the version, platform and CUDA major from the name; keep NVIDIA's file name", prepared.path);
-    std::vector<std::string> args{"bundle", "swap", a.dir, prepared.path};
-    if (!a.archive.hashes.sha256.empty()) args.insert(args.end(), {"--sha256", a.archive.hashes.sha256});
-    if (a.allow_downgrade) args.push_back("--allow-downgrade");
-    o = swap_bundle(ctx, SwapRequest{a.dir, prepared.path, *prepared.name, prepared.expected, a.allow_downgrade, load_check_request(a, args)});
-  } else if (verb == "unbundle") {
-    std::string reason;
-    CUDNNCTL_TRY_ASSIGN(auto tk, select_toolkit(a.cuda_path, std::nullopt, reason));
-    const auto lib = tk.root + "/" + (tk.os == Os::windows ? tk.dll_dir : tk.lib_dir);
-    std::vector<std::string> args{"bundle", "unbundle", a.dir};
-    if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
-    o = unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk.major().c_str(), nullptr, 10)),
-                        load_check_request(a, args));
-  } else {
-    o = restore_bundle(ctx, a.dir);
-  }
-  CUDNNCTL_TRY_ASSIGN(const auto outcome, std::move(o));
+  CUDNNCTL_TRY_ASSIGN(const auto outcome, verb == "swap" ? run_swap(ctx, a, io) : verb == "unbundle" ? run_unbundle(ctx, a) : run_restore(ctx, a, io));
   return report(io, outcome, verb.c_str());
 }
 
@@ -164,12 +203,11 @@ CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
   list->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* swap = sub.add_subcommand("swap", "Replace a bundle's cuDNN with an archive's, verified, as one transaction (originals kept)");
   swap->add_option("dir", a->dir, "The bundle's folder")->required();
-  swap->add_option("archive", a->archive.archive, "The cuDNN archive")->required();
-  swap->add_option("--sha256", a->archive.hashes.sha256, "The archive's expected SHA-256");
+  add_archive_options(*swap, a->archive, shared_io);  // the archive (after dir), its hashes, --catalog, --json
+  add_name_encoding_option(*swap, a->name_encoding);
   swap->add_flag("--allow-downgrade", a->allow_downgrade, "Allow an archive older than the bundle (PyTorch refuses a cuDNN older than its build's)");
   swap->add_flag("--no-load-check", a->no_load_check,
                  "Go ahead without proving the new copy loads (a Windows bundle from Linux cannot be loaded here); recorded in the receipt");
-  swap->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* unbundle = sub.add_subcommand("unbundle", "Set a bundle's cuDNN aside so the toolkit's copy loads (reversible)");
   unbundle->add_option("dir", a->dir, "The bundle's folder")->required();
   unbundle->add_option("--cuda-path", a->cuda_path, "The CUDA toolkit whose cuDNN should load instead");

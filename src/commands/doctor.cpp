@@ -18,6 +18,7 @@
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/probe.hpp"
@@ -69,11 +70,7 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
     Catalog catalog_storage;
     CUDNNCTL_TRY_ASSIGN(auto selected, select_catalog(*catalog, catalog_storage));
     opts->catalog = selected;
-    if (!opts->cuda_path.empty())
-      if (auto t = read_toolkit(opts->cuda_path, "--cuda-path"); !t)
-        return fail(ErrorCode::input_invalid, fmt::format("--cuda-path '{}' is not a CUDA toolkit: {}", opts->cuda_path, t.error().message),
-                    "name the toolkit's root folder (it holds include/cuda.h), or leave --cuda-path out to diagnose the one the environment names",
-                    opts->cuda_path);
+    if (!opts->cuda_path.empty()) CUDNNCTL_TRY(read_cuda_path(opts->cuda_path));
     namespace fs = std::filesystem;
     std::error_code ec;
     for (const auto& d : opts->drives)
@@ -97,7 +94,7 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
     if (!html->empty()) {
-      std::ofstream out(*html, std::ios::binary | std::ios::trunc);
+      std::ofstream out(path_from_utf8(*html), std::ios::binary | std::ios::trunc);
       out << doctor_html(report);
       out.close();
       if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);

@@ -17,6 +17,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/explain_gpu_here.hpp"
 #include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/explain/explain.hpp"
 #include "cudnnctl/explain/log_fold.hpp"
 #include "cudnnctl/explain/signatures.hpp"
@@ -275,6 +276,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
                  "nvcuda.dll by name)")
       ->type_name("FILE");
   return [opts](Io& io) -> Result<ExitCode> {
+    if (!opts->cuda_path.empty()) CUDNNCTL_TRY(read_cuda_path(opts->cuda_path));  // the fix lines name a toolkit that is one
     CUDNNCTL_TRY_ASSIGN(auto file, open_input(opts->input));
     std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;

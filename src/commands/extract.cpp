@@ -28,7 +28,7 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
   auto opts = std::make_shared<ExtractCommandOptions>();
   add_archive_options(sub, opts->archive, shared_io);
   sub.add_option("--to", opts->to, "Folder to create (must not exist, or be empty)")->required();
-  sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools (CP437, GBK, ...)");
+  add_name_encoding_option(sub, opts->name_encoding);
   sub.add_option("--threads", opts->threads, "Inflate with this many threads (default: one per core); for a zip, hashing the archive is one of their jobs");
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);

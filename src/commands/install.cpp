@@ -212,7 +212,7 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   add_archive_options(sub, opts->archive, shared_io);
   sub.get_option("archive")->description("The archive file, or a release to choose for this machine and fetch: latest, 9, 9.19, 9.19.0.56");
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
-  sub.add_option("--name-encoding", opts->name_encoding, "Encoding of member names for archives re-packed by legacy tools");
+  add_name_encoding_option(sub, opts->name_encoding);
   sub.add_flag("--dry-run", opts->dry_run, "Print the plan; write nothing (a release: the archive chosen and why newer ones were passed over)");
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, its libraries need a newer glibc / libstdc++ than this host has, or they carry no code for a GPU of this machine");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");

@@ -7,9 +7,18 @@
 
 namespace cudnnctl {
 
+Result<Toolkit> read_cuda_path(const std::string& cuda_path) {
+  auto t = read_toolkit(cuda_path, "--cuda-path");
+  if (!t)
+    return fail(ErrorCode::input_invalid, fmt::format("--cuda-path '{}' is not a CUDA toolkit: {}", cuda_path, t.error().message),
+                "name the toolkit's root folder (it holds include/cuda.h), or leave --cuda-path out to use the one the environment names",
+                cuda_path);
+  return t;
+}
+
 Result<Toolkit> select_toolkit(const std::string& cuda_path, const std::optional<std::string>& cuda_major, std::string& reason) {
   if (!cuda_path.empty()) {
-    CUDNNCTL_TRY_ASSIGN(auto t, read_toolkit(cuda_path, "--cuda-path"));
+    CUDNNCTL_TRY_ASSIGN(auto t, read_cuda_path(cuda_path));
     reason = fmt::format("{} (CUDA {}) because --cuda-path names it", t.root, t.version);
     log::info("toolkit: {}", reason);
     return t;

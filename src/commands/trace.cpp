@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/contract/layout.hpp"
@@ -35,7 +36,7 @@ struct TraceOptions {
 };
 
 Result<bool> write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  std::ofstream out(path_from_utf8(path), std::ios::binary | std::ios::trunc);
   out << text;
   if (!out) return fail(ErrorCode::io, fmt::format("cannot write {}", path), "check the folder exists and is writable", path);
   return true;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/utf8_path.hpp"
+
 namespace cudnnctl {
 
 namespace {
@@ -19,7 +21,7 @@ std::string random_delimiter(const std::string& value) {
 }
 
 Result<void> append(const std::string& path, const std::string& text, const char* var) {
-  std::ofstream out(path, std::ios::binary | std::ios::app);
+  std::ofstream out(path_from_utf8(path), std::ios::binary | std::ios::app);
   out << text;
   out.flush();
   if (!out)

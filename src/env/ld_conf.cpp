@@ -16,6 +16,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -77,15 +78,15 @@ std::vector<std::string> conf_files_listing(const std::string& system_root, cons
 namespace {
 Result<void> write_conf(const LoaderPathPlan& plan) {
   std::error_code ec;
-  fs::create_directories(fs::path(plan.ld_conf_path).parent_path(), ec);
+  fs::create_directories(path_from_utf8(plan.ld_conf_path).parent_path(), ec);
   const std::string tmp = plan.ld_conf_path + ".tmp";
   {
-    std::ofstream out(tmp, std::ios::trunc);
+    std::ofstream out(path_from_utf8(tmp), std::ios::trunc);
     out << plan.ld_conf_content;
     out.flush();
     if (!out) return fail(ErrorCode::io, fmt::format("cannot write {}", tmp), "check that you are root", tmp);
   }
-  fs::rename(tmp, plan.ld_conf_path, ec);
+  fs::rename(path_from_utf8(tmp), path_from_utf8(plan.ld_conf_path), ec);
   if (ec) return fail(ErrorCode::io, fmt::format("cannot write {}: {}", plan.ld_conf_path, ec.message()), "", plan.ld_conf_path);
   return {};
 }

@@ -12,6 +12,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/http.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 
@@ -123,7 +124,7 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
     fs::remove(part, ec);
     start = 0;
   }
-  std::FILE* f = std::fopen(part.c_str(), start ? "ab" : "wb");
+  std::FILE* f = platform::open_stdio_file(part, start ? "ab" : "wb");
   if (!f) return fail(ErrorCode::io, fmt::format("cannot write to the cache '{}'", part), "choose another --cache folder", part);
   Sink sink{f, 0, expected.size.value_or(0), false, &req.progress, start, expected.size.value_or(0)};
   platform::HttpGet get;

@@ -114,7 +114,7 @@ void change_point(std::string_view op, const std::string& path) {
   static int changes = 0;
   ++changes;
   if (const char* log = std::getenv("CUDNNCTL_FAULT_LOG"); log && *log) {
-    std::ofstream out(log, std::ios::app);
+    std::ofstream out(path_from_utf8(log), std::ios::app);
     out << changes << ' ' << op << ' ' << path << '\n';
   }
   const char* at = std::getenv("CUDNNCTL_FAULT_AT_CHANGE");

@@ -44,7 +44,10 @@ TEST_CASE("install and uninstall through the CLI: JSON, changed, exit codes", "[
   const auto wrong = run({"install", archive, "--sha256", hash, "--cuda-path", root13});
   CHECK(wrong.code == 7);
   CHECK_THAT(wrong.err, Catch::Contains("CUDA 12.x") && Catch::Contains("hint:"));
-  CHECK(run({"install", archive, "--sha256", hash, "--cuda-path", (tmp.path() / "nowhere").string()}).code == 8);
+  // a --cuda-path that is not a toolkit: one answer from every command (issue 45; tests/cli/shared_options_test.py)
+  const auto nowhere = run({"install", archive, "--sha256", hash, "--cuda-path", (tmp.path() / "nowhere").string()});
+  CHECK(nowhere.code == 2);
+  CHECK_THAT(nowhere.err, Catch::Contains("is not a CUDA toolkit"));
 
   const auto un = nlohmann::json::parse(run({"uninstall", "--cuda-path", root, "--json"}).out);
   CHECK(un["changed"] == true);

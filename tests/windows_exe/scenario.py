@@ -204,11 +204,12 @@ def scenario(label, toolkit_win, zip_win, zip_sha, extra=()):
             check(drv["status"] == "skip" and "nvcuda.dll" in drv["finding"], f"{label}: layer 4: no nvcuda.dll, no driver: {drv['finding']}")
             check(not [c for c in j["checks"] if c["status"] == "fail"], f"{label}: doctor has no failed check")
         check(rc == 11, f"{label}: doctor exits 11 (healthy up to the GPU layers, skipped): rc {rc}")
-        html_win = "C:\\out\\" + label + "-doctor.html"
+        # the non-ASCII run writes its report under a non-ASCII name too (issue 45: opened through the UTF-8 seam)
+        html_win = ("C:\\out\\" if label.isascii() and toolkit_win.isascii() else "C:\\我的 cuDNN\\报告 ") + label + "-doctor.html"
         os.makedirs(os.path.dirname(unix(html_win)), exist_ok=True)
         rc, out, err = cudnnctl("doctor", "--cuda-path", toolkit_win, "--html", html_win)
         html = open(unix(html_win), encoding="utf-8").read() if os.path.isfile(unix(html_win)) else ""
-        check(rc == 11 and "90100" in html and "<html" in html.lower(), f"{label}: doctor --html writes the report (rc {rc})")
+        check(rc == 11 and "90100" in html and "<html" in html.lower(), f"{label}: doctor --html writes the report to {html_win} (rc {rc})")
 
     for step in (extra if OTHERS else ()):
         step()

@@ -116,6 +116,20 @@ check(len(child) >= 1 and child[0]["name"].lower() == "cudnn64_9.dll" and child[
 check(all(l["family"] != "other" for l in libs), "only the cuDNN/CUDA libraries are listed")
 check(doc["missing"] == [] and doc["faults"] == [], f"nothing missing, no faults: {doc['missing']} {doc['faults']}")
 
+# --output (and --html) under a non-ASCII name: opened through the UTF-8 seam, not the ANSI code page (issue 45)
+NA_DIR = os.path.join(WORK, "报告 Über")
+os.makedirs(NA_DIR)
+NA_REPORT, NA_HTML = os.path.join(NA_DIR, "trace 跟踪.json"), os.path.join(NA_DIR, "trace 跟踪.html")
+rc, out, err = wine(EXE, "trace", "--json", "--output", win(NA_REPORT), "--html", win(NA_HTML), "--", PROBE, "0", "load:cudnn64_9.dll")
+try:
+    with open(NA_REPORT, encoding="utf-8") as f:
+        na_doc = json.load(f)
+except (OSError, json.JSONDecodeError) as e:
+    na_doc = {}
+    print(err[-2000:], os.listdir(NA_DIR))
+check(rc == 0 and na_doc.get("schema") == "cudnnctl.trace/1", f"trace --output {win(NA_REPORT)} writes the report there (rc {rc})")
+check(os.path.isfile(NA_HTML) and "<html" in open(NA_HTML, encoding="utf-8").read().lower(), f"trace --html {win(NA_HTML)} writes the page there")
+
 rc, out, err = wine(EXE, "trace", "--", PROBE, "0", "load:cudnn64_9.dll")
 print(err)
 check(rc == 0 and "cudnn64_9.dll version 90100" in out, "the text report: the command's output on stdout")

@@ -2,6 +2,8 @@
 // Changing a bundle, each as one journaled transaction (install/transaction): swap its cuDNN for an
 // archive's, set it aside so the toolkit's copy loads (unbundle), and put the originals back (restore).
 // The originals go to cudnnctl's own state folder for the bundle (bundle_receipt), never deleted.
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +73,13 @@ struct LoadCheckRequest {
   WindowsInterop interop;
 };
 
+/// Progress for a display (commands/progress): `on_total` once, then `on_bytes` adds up to it. Swap counts
+/// the archive's extraction (as extract does), restore the kept originals it hashes before moving them back.
+struct BundleProgress {
+  std::function<void(std::uint64_t)> on_total;
+  std::function<void(std::uint64_t)> on_bytes;
+};
+
 struct SwapRequest {
   std::string dir;
   std::string archive_path;
@@ -78,6 +87,9 @@ struct SwapRequest {
   std::vector<ExpectedHash> expected;
   bool allow_downgrade = false;
   LoadCheckRequest load_check;
+  bool allow_unverified = false;  // --allow-unverified: no expected hash is known, and that is accepted
+  std::string name_encoding;      // --name-encoding: the member names' encoding (empty: UTF-8)
+  BundleProgress progress;
 };
 
 struct BundleOutcome {
@@ -93,6 +105,6 @@ struct BundleOutcome {
 Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& req);
 Result<BundleOutcome> unbundle_bundle(const BundleContext& ctx, const std::string& dir, const std::string& toolkit_lib_dir,
                                       unsigned toolkit_cuda_major, const LoadCheckRequest& load_check = {});
-Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir);
+Result<BundleOutcome> restore_bundle(const BundleContext& ctx, const std::string& dir, const BundleProgress& progress = {});
 
 } // namespace cudnnctl

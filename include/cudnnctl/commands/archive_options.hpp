@@ -1,5 +1,5 @@
 #pragma once
-// Options shared by the commands that read an archive file (verify, extract; later install).
+// Options shared by the commands that read an archive file (verify, extract, install, bundle swap).
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +18,11 @@ struct ArchiveOptions {
   std::string catalog;
 };
 
+/// The archive (a positional: declare a command's earlier positionals first), --sha256, --sha256-file,
+/// --allow-unverified, --catalog and --json: every command that takes an archive file takes these.
 void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io);
+/// --name-encoding, for the commands that read the archive's member names (extract, install, bundle swap).
+void add_name_encoding_option(CLI::App& sub, std::string& encoding);
 
 struct PreparedArchive {
   std::string path;

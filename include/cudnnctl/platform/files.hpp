@@ -1,6 +1,7 @@
 #pragma once
 // The file operations extraction needs, without following links and without replacing anything.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "cudnnctl/base/error.hpp"
@@ -46,6 +47,11 @@ private:
   std::intptr_t m_handle = -1;
   std::uint64_t m_size = 0;
 };
+
+/// Opens a C stdio stream on a UTF-8 path (`fopen`'s modes): `fopen` itself takes the ANSI code page on
+/// Windows, so a FILE* is opened here (tools/check_utf8_paths.py, CTest arch.utf8_paths). nullptr (errno
+/// set) when it cannot be opened.
+std::FILE* open_stdio_file(const std::string& path, const char* mode);
 
 /// Creates `path` and its missing parents (mode 0755). Fails if a component exists and is not a directory.
 Result<void> make_directories(const std::string& path);

@@ -17,6 +17,8 @@
 
 namespace cudnnctl::platform {
 
+std::FILE* open_stdio_file(const std::string& path, const char* mode) { return std::fopen(path.c_str(), mode); }
+
 namespace {
 Unexpected<Error> io_error(const std::string& what, const std::string& path, int e) {
   std::string hint;

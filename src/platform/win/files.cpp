@@ -11,6 +11,10 @@
 
 namespace cudnnctl::platform {
 
+std::FILE* open_stdio_file(const std::string& path, const char* mode) {
+  return _wfopen(win::long_path(path).c_str(), win::widen(mode).c_str());
+}
+
 namespace {
 Unexpected<Error> io_error(const std::string& what, const std::string& path, DWORD e) {
   std::string hint;
