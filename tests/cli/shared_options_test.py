@@ -25,6 +25,7 @@ PATH_NAMES = {"--cuda-path", "--to", "--cache", "--catalog", "--log-file", "--ht
 # what each command taking --cuda-path needs besides it, to reach the toolkit (the archive: made below)
 CUDA_PATH_ARGS = {
     "install": ["{archive}", "--sha256", "0" * 64],
+    "fetch": ["9.19", "--offline", "--dry-run"],
     "uninstall": [],
     "path": [],
     "doctor": [],
