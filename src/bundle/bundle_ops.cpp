@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <numeric>
 #include <set>
 
 #include <fmt/format.h>
@@ -310,15 +311,15 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
 namespace {
 // The kept originals match their receipt's hashes, each counted to `progress` once hashed.
 Result<void> check_originals(const BundleContext& ctx, const std::string& backup, const BundleReceipt& r, const BundleProgress& progress) {
-  std::uint64_t total = 0;
-  for (const auto& f : r.originals)
-    if (auto n = ctx.fs->size(backup + "/" + f.name)) total += *n;
-  if (progress.on_total) progress.on_total(total);
-  for (const auto& f : r.originals) {
+  std::vector<std::uint64_t> sizes;  // each file's size, read once: the total first, then each one as it is hashed
+  for (const auto& f : r.originals) sizes.push_back(ctx.fs->size(backup + "/" + f.name).value_or(0));
+  if (progress.on_total) progress.on_total(std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0}));
+  for (std::size_t i = 0; i < r.originals.size(); ++i) {
+    const auto& f = r.originals[i];
     if (auto h = ctx.fs->sha256(backup + "/" + f.name); !h || *h != f.sha256)
       return bundle_refused(fmt::format("the kept original {} is missing or changed; nothing was changed", backup + "/" + f.name),
                             "reinstall the package with pip to get its files back", backup);
-    if (auto n = ctx.fs->size(backup + "/" + f.name); n && progress.on_bytes) progress.on_bytes(*n);
+    if (progress.on_bytes) progress.on_bytes(sizes[i]);
   }
   return {};
 }

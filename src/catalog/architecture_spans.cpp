@@ -95,4 +95,17 @@ std::optional<std::string> architecture_span_reason(std::string_view release, st
   return std::nullopt;
 }
 
+std::optional<std::string> architecture_span_advice(unsigned cc_major, unsigned cc_minor, const std::vector<ArchitectureSpan>& table) {
+  const auto cc = fmt::format("{}.{}", cc_major, cc_minor);
+  std::vector<std::string> needs;
+  for (const auto& s : table) {
+    if (std::find(s.capabilities.begin(), s.capabilities.end(), cc) == s.capabilities.end()) continue;
+    if (!s.first_release.empty()) needs.push_back(fmt::format("cuDNN {} or newer", s.first_release));
+    if (!s.last_release.empty()) needs.push_back(fmt::format("cuDNN {} or older", s.last_release));
+    if (!s.cuda_variants.empty()) needs.push_back(fmt::format("a CUDA {} build", fmt::join(s.cuda_variants, "/")));
+    return fmt::format("{} GPUs (compute {}) need {}", s.family, cc, fmt::join(needs, " in "));
+  }
+  return std::nullopt;
+}
+
 } // namespace cudnnctl

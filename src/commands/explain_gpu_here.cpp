@@ -9,6 +9,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/catalog/architecture_spans.hpp"
 #include "cudnnctl/catalog/driver_floors.hpp"
 #include "cudnnctl/install/archive_libraries.hpp"
 #include "cudnnctl/install/library_floor.hpp"
@@ -34,10 +35,10 @@ std::string kernel_finding(const GpuHereFacts& f, std::size_t index, const GpuDe
   const auto head = fmt::format("GPU {} {} is {} (compute {})", index, d.name, cc_sm_name(d.cc), cc_text(d.cc));
   for (const auto& lib : f.libraries) {
     if (code_fit(lib.code.sass(), lib.code.ptx(), d.cc).kind != CodeFit::Kind::none) continue;
-    return fmt::format("{}; the {} at {} carries {}: no kernel for it; fix: install a cuDNN built for {} (Maxwell, Pascal and "
-                       "Volta need cuDNN 9.10 or older, RTX 50 / sm_120 cuDNN 9.7 or newer; `cudnnctl install` refuses a release "
-                       "without code for this GPU)",
-                       head, here_file_name(lib.path), lib.path, here_arch_list(lib.code), cc_sm_name(d.cc));
+    const auto advice = architecture_span_advice(d.cc.major, d.cc.minor);
+    return fmt::format("{}; the {} at {} carries {}: no kernel for it; fix: install a cuDNN built for {} ({}`cudnnctl install` refuses "
+                       "a release without code for this GPU)",
+                       head, here_file_name(lib.path), lib.path, here_arch_list(lib.code), cc_sm_name(d.cc), advice ? *advice + "; " : std::string());
   }
   const auto& best = f.libraries.front();
   const auto fit = code_fit(best.code.sass(), best.code.ptx(), d.cc);

@@ -121,14 +121,9 @@ void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& 
   if (p.name->os != host) return;
   // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
   // once the libraries are staged
-  auto gpus = std::make_shared<std::future<MachineGpus>>();
-  if (opts.machine) {
-    std::promise<MachineGpus> asked;  // asked already, for the resolver
-    asked.set_value(*opts.machine);
-    *gpus = asked.get_future();
-  } else {
-    *gpus = std::async(std::launch::async, probe_machine_gpus, opts.driver_library);
-  }
+  // (asked already when the resolver chose the release: that answer is used)
+  auto gpus = std::make_shared<std::future<MachineGpus>>(opts.machine ? std::async(std::launch::deferred, [m = *opts.machine] { return m; })
+                                                                      : std::async(std::launch::async, probe_machine_gpus, opts.driver_library));
   req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
     const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
     warn_driver_floor(name, machine, io);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cudnnctl/catalog/architecture_spans.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 
 namespace cudnnctl {
@@ -104,9 +105,10 @@ Check device_without_cudnn_code(const DoctorFacts& f, std::size_t i, const Devic
   c.cause = "a GPU runs SASS built for its own major and a minor no newer than its own (sm_XYa only on X.Y), or PTX for its compute "
             "capability or older that the driver compiles; these libraries have neither for this GPU (\"no kernel image is available "
             "for execution on the device\", CUDNN_STATUS_ARCH_MISMATCH)";
+  const auto advice = architecture_span_advice(cc.major, cc.minor);
   c.fix = fmt::format("install a cuDNN release whose libraries carry SASS for {} or PTX for compute {} or older (`cudnnctl gpu-code "
-                      "<library>` lists them; Maxwell, Pascal and Volta GPUs need cuDNN 9.10 or older), or use a GPU this release supports",
-                      cc_sm_name(cc), cc_text(cc));
+                      "<library>` lists them{}), or use a GPU this release supports",
+                      cc_sm_name(cc), cc_text(cc), advice ? "; " + *advice : std::string());
   return c;
 }
 

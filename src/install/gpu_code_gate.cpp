@@ -8,6 +8,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/catalog/architecture_spans.hpp"
 #include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
 
@@ -49,7 +50,7 @@ std::string arch_names(const GpuCode& code) {
 Result<void> check_gpu_code_for_devices(const std::string& folder, const std::vector<GpuDevice>& devices, const std::string& archive) {
   if (devices.empty()) return {};
   const auto libs = staged_code(folder);
-  std::vector<std::string> gaps, wanted;
+  std::vector<std::string> gaps, wanted, advice;
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const auto& d = devices[i];
     std::vector<std::string> missing;
@@ -60,13 +61,14 @@ Result<void> check_gpu_code_for_devices(const std::string& folder, const std::ve
     gaps.push_back(fmt::format("GPU {} {} (compute {}) has no code in {} (it carries {})", i, d.name, cc_text(d.cc), fmt::join(missing, ", "),
                                arch_names(example.code)));
     wanted.push_back(cc_sm_name(d.cc));
+    if (auto a = architecture_span_advice(d.cc.major, d.cc.minor); a && std::find(advice.begin(), advice.end(), *a) == advice.end())
+      advice.push_back(std::move(*a));
   }
   if (gaps.empty()) return {};
   return fail(ErrorCode::no_gpu_code, fmt::format("'{}' has no GPU code for this machine: {}", archive, fmt::join(gaps, "; ")),
-              fmt::format("install a release built for {} (`cudnnctl gpu-code <library>` lists a library's architectures; Maxwell, "
-                          "Pascal and Volta GPUs need cuDNN 9.10 or older, RTX 50 / sm_120 cuDNN 9.7 or newer); --force installs "
-                          "anyway (for another machine), but cuDNN will fail on these GPUs",
-                          fmt::join(wanted, ", ")),
+              fmt::format("install a release built for {} (`cudnnctl gpu-code <library>` lists a library's architectures{}); --force "
+                          "installs anyway (for another machine), but cuDNN will fail on these GPUs",
+                          fmt::join(wanted, ", "), advice.empty() ? std::string() : fmt::format("; {}", fmt::join(advice, "; "))),
               archive);
 }
 

@@ -47,3 +47,9 @@ TEST_CASE("architecture spans: a table without sources, releases or capabilities
   REQUIRE(ok);
   CHECK(ok->front().cuda_variants == std::vector<std::string>{"12"});
 }
+
+TEST_CASE("architecture spans: the advice for a fix names the family and the releases, from the table", "[architecture_spans]") {
+  CHECK(architecture_span_advice(6, 1) == "Maxwell, Pascal and Volta GPUs (compute 6.1) need cuDNN 9.10.2 or older");
+  CHECK(architecture_span_advice(12, 0) == "Blackwell GPUs (compute 12.0) need cuDNN 9.7.0 or newer in a CUDA 12/13 build");
+  CHECK_FALSE(architecture_span_advice(8, 6));
+}

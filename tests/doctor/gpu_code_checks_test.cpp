@@ -81,7 +81,7 @@ TEST_CASE("doctor: a GeForce 10xx (sm_61) with the image's real cuDNN 9.19 fails
   REQUIRE(failed);
   CHECK_THAT(failed->finding, Catch::Contains("GeForce GTX 1080") && Catch::Contains("compute 6.1") && Catch::Contains("libcudnn_ops.so.9") &&
                                   Catch::Contains("sm_80") && Catch::Contains("none of it runs on sm_61"));
-  CHECK_THAT(failed->fix, Catch::Contains("sm_61") && Catch::Contains("cuDNN 9.10 or older"));
+  CHECK_THAT(failed->fix, Catch::Contains("sm_61") && Catch::Contains("Maxwell, Pascal and Volta GPUs (compute 6.1) need cuDNN 9.10.2 or older"));
   CHECK_FALSE(failed->cause.empty());
   CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
 

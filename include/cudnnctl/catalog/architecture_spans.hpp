@@ -29,4 +29,9 @@ const std::vector<ArchitectureSpan>& builtin_architecture_spans();
 std::optional<std::string> architecture_span_reason(std::string_view release, std::string_view cuda_variant, unsigned cc_major, unsigned cc_minor,
                                                     const std::vector<ArchitectureSpan>& table = builtin_architecture_spans());
 
+/// What the spans say a GPU of compute capability major.minor needs ("Maxwell, Pascal and Volta GPUs (compute 6.1)
+/// need cuDNN 9.10.2 or older"), for a fix; nothing when no span lists it.
+std::optional<std::string> architecture_span_advice(unsigned cc_major, unsigned cc_minor,
+                                                    const std::vector<ArchitectureSpan>& table = builtin_architecture_spans());
+
 } // namespace cudnnctl
