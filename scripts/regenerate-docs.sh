@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Regenerates the docs that come from cudnnctl's own tables: docs/troubleshooting.md (the signature
-# table) and the check list in docs/doctor.md (the doctor's check table). CTest fails when they drift.
+# table), the check list in docs/doctor.md (the doctor's check table) and the exit-code tables in
+# docs/exit-codes.md (the one exit-code table, include/cudnnctl/base/error_table.def). CTest fails when they drift.
 #   scripts/regenerate-docs.sh [path/to/cudnnctl]   (default: build/cudnnctl)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmd=${1:-build/cudnnctl}
 "$cmd" __generate troubleshooting > docs/troubleshooting.md
-"$cmd" __generate doctor-checks > build-doctor-checks.tmp
-python3 - docs/doctor.md build-doctor-checks.tmp <<'PY'
+
+# splice GENERATOR DOC: replaces what lies between DOC's markers with `cudnnctl __generate GENERATOR`
+splice() {
+  "$cmd" __generate "$1" > build-generated.tmp
+  python3 - "$1" "$2" build-generated.tmp <<'PY'
 import sys
-doc_path, table_path = sys.argv[1], sys.argv[2]
-begin, end = "<!-- generated: cudnnctl __generate doctor-checks -->\n", "<!-- end generated -->"
+generator, doc_path, table_path = sys.argv[1], sys.argv[2], sys.argv[3]
+begin, end = f"<!-- generated: cudnnctl __generate {generator} -->\n", "<!-- end generated -->"
 doc = open(doc_path, encoding="utf-8").read()
 i, j = doc.index(begin) + len(begin), doc.index(end)
 open(doc_path, "w", encoding="utf-8").write(doc[:i] + open(table_path, encoding="utf-8").read() + doc[j:])
 PY
-rm -f build-doctor-checks.tmp
+  rm -f build-generated.tmp
+}
+splice doctor-checks docs/doctor.md
+splice exit-codes docs/exit-codes.md

@@ -125,7 +125,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     else if (args[1] == "bash-completion") out << generate_bash_completion();
     else if (args[1] == "troubleshooting") out << troubleshooting_markdown();
     else if (args[1] == "doctor-checks") out << doctor_checks_markdown();
-    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion, troubleshooting or doctor-checks", {}}, false, out, err);
+    else if (args[1] == "exit-codes") out << exit_codes_markdown();
+    else return report_error(Error{ErrorCode::usage, "unknown generator " + args[1], "manpage, bash-completion, troubleshooting, doctor-checks or exit-codes", {}}, false, out, err);
     return 0;
   }
   CLI::App app{"cudnnctl: install NVIDIA cuDNN archives and diagnose cuDNN set-ups", "cudnnctl"};
@@ -172,7 +173,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
       log::info("cudnnctl {}: {}", CUDNNCTL_VERSION, log::command_line(args));
       const auto started = std::chrono::steady_clock::now();
       auto result = run(io);
-      const int code = result ? to_int(*result) : to_int(exit_code_for(result.error().code));
+      const int code = result ? result->exit() : to_int(exit_code_for(result.error().code));
       log::info("{} finished in {} with exit code {}{}", sub->get_name(), log::elapsed_ms(started), code,
                 result ? "" : " (" + std::string(error_id(result.error().code)) + ")");
       if (!result) return report_error(result.error(), io.json, out, err);

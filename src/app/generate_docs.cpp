@@ -1,4 +1,5 @@
-// The man page and the bash completion, generated from the same CLI definition the program parses.
+// The man page and the bash completion, generated from the same CLI definition the program parses; the exit
+// codes of docs/exit-codes.md and of the man page, generated from the one exit-code table (base/error_table.def).
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -6,6 +7,7 @@
 
 #include "cudnnctl/app/app.hpp"
 #include "cudnnctl/app/global_options.hpp"
+#include "cudnnctl/base/error_table.hpp"
 #include "cudnnctl/commands/command.hpp"
 
 #ifndef CUDNNCTL_VERSION
@@ -60,7 +62,38 @@ std::vector<const CLI::Option*> global_options(const CLI::App& app) {
   return out;
 }
 
+/// The error ids that lead to `code`, in the table's order.
+std::vector<std::string_view> ids_of(ExitCode code) {
+  std::vector<std::string_view> ids;
+  for (const auto e : error_codes())
+    if (exit_code_for(e) == code) ids.push_back(error_id(e));
+  return ids;
+}
+
+std::string exit_status_manpage() {
+  std::string m = ".SH EXIT STATUS\n";
+  for (const auto& row : exit_rows()) {
+    std::string ids;
+    for (const auto id : ids_of(row.code)) ids += (ids.empty() ? " (" : ", ") + std::string(id);
+    m += fmt::format(".TP\n.B {}\n{}{}\n", to_int(row.code), troff(std::string(row.summary)), troff(ids.empty() ? ids : ids + ")"));
+  }
+  m += ".PP\ntrace exits with the traced command's own status. docs/exit-codes.md says more about each code.\n";
+  return m;
+}
+
 } // namespace
+
+std::string exit_codes_markdown() {
+  std::string m = "| code | meaning | error ids |\n| --- | --- | --- |\n";
+  for (const auto& row : exit_rows()) {
+    std::string ids;
+    for (const auto id : ids_of(row.code)) ids += fmt::format("{}`{}`", ids.empty() ? "" : ", ", id);
+    m += fmt::format("| {} | {} | {} |\n", to_int(row.code), row.meaning, ids);
+  }
+  m += "\n| error id | exit | meaning |\n| --- | --- | --- |\n";
+  for (const auto e : error_codes()) m += fmt::format("| `{}` | {} | {} |\n", error_id(e), to_int(exit_code_for(e)), error_meaning(e));
+  return m;
+}
 
 std::string generate_manpage() {
   Definition d;
@@ -82,8 +115,7 @@ std::string generate_manpage() {
       m += fmt::format(".TP\n.B {}\n{}\n", troff(o->get_name()), troff(o->get_description()));
     }
   }
-  m += ".SH EXIT STATUS\n0 success; 2 usage; 3 not a cuDNN archive name; 4 SHA\\-256 mismatch; 5 no expected hash; 6 bad or hostile "
-       "archive; 7 incompatible target; 8 I/O; 9 bad catalog; 10 doctor found problems; 11 doctor healthy up to the skipped GPU layers.\n";
+  m += exit_status_manpage();
   m += ".SH SEE ALSO\nREADME.md and docs/ in the source tree.\n";
   return m;
 }

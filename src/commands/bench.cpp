@@ -83,7 +83,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
     req.fused = true;
     CUDNNCTL_TRY_ASSIGN(auto r, run_workload(platform::self_executable(), req, 600000));
     if (!r.error.empty() && r.layers.empty())
-      return fail(ErrorCode::io, "the GPU workload could not run: " + r.error,
+      return fail(ErrorCode::workload_not_run, "the GPU workload could not run: " + r.error,
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
       nlohmann::json j = r;
@@ -98,7 +98,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
       failed = failed || !r.fused.error.empty() || !r.fused.correctness_ok;
       for (const auto& l : r.fused.layers) failed = failed || l.status != 0 || !l.error.empty();
     }
-    return failed ? ExitCode::doctor_failed : ExitCode::ok;
+    return failed ? ExitCode::problems_found : ExitCode::ok;
   };
 }
 
@@ -111,9 +111,9 @@ CommandRun setup_workload_child(CLI::App& sub, Io&) {
   sub.add_flag("--full", *full);
   sub.add_flag("--fused", req->fused);
   sub.add_option("--warmup-ms", req->warmup_ms);
-  return [req, full](Io& io) -> Result<ExitCode> {
+  return [req, full](Io& io) -> Result<CommandStatus> {
     req->quick = !*full;
-    return static_cast<ExitCode>(run_workload_child(*req, io.out));
+    return ChildExit{run_workload_child(*req, io.out)};
   };
 }
 

@@ -226,7 +226,7 @@ CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
 CommandRun setup_bundle_load_child(CLI::App& sub, Io&) {
   auto dir = std::make_shared<std::string>();
   sub.add_option("dir", *dir)->required();
-  return [dir](Io& io) -> Result<ExitCode> { return static_cast<ExitCode>(bundle_load_child(*dir, io.out, io.err)); };
+  return [dir](Io& io) -> Result<CommandStatus> { return ChildExit{bundle_load_child(*dir, io.out, io.err)}; };
 }
 
 } // namespace cudnnctl

@@ -114,9 +114,9 @@ CommandRun setup_probe(CLI::App& sub, Io&) {
   auto no_driver = std::make_shared<bool>(false);
   sub.add_flag("--no-driver", *no_driver);
   sub.add_flag("--driver-only", req->driver_only);
-  return [req, no_driver](Io& io) -> Result<ExitCode> {
+  return [req, no_driver](Io& io) -> Result<CommandStatus> {
     req->with_driver = !*no_driver;
-    return static_cast<ExitCode>(run_probe_child(*req, io.out));
+    return ChildExit{run_probe_child(*req, io.out)};
   };
 }
 

@@ -304,7 +304,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
     });
     if (scan.truncated) io.warn(fmt::format("read only the first {} MiB of {}", k_max_input >> 20, opts->input == "-" ? "standard input" : opts->input));
     const std::size_t actionable = matches - harmless;
-    const auto code = actionable ? ExitCode::doctor_failed : ExitCode::ok;
+    const auto code = actionable ? ExitCode::problems_found : ExitCode::ok;
     if (io.json) {
       const nlohmann::json tail{{"bytes_read", scan.bytes}, {"truncated", scan.truncated}, {"harmless", harmless},
                                 {"actionable", actionable}, {"causes", folder.cause_count()},

@@ -52,7 +52,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
   sub.add_option("--want", opts->want, "The cuDNN version the program was built with (e.g. 9.8): an older or other-major cuDNN is a fault");
   sub.add_option("--events", opts->events, "Also keep the raw load events in this file")->group("");
   sub.add_option("command", opts->command, "The command to run and trace, after --")->required();
-  return [opts](Io& io) -> Result<ExitCode> {
+  return [opts](Io& io) -> Result<CommandStatus> {
     // Checked before the command runs: a report that cannot be written is known now, not after a long run.
     for (const auto* p : {&opts->output, &opts->html})
       if (!p->empty() && *p != "/dev/stderr")
@@ -79,7 +79,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
       CUDNNCTL_TRY(write_file(opts->output, text));
     if (!opts->html.empty())
       CUDNNCTL_TRY(write_file(opts->html, trace_html(report, info)));
-    return static_cast<ExitCode>(run.exit_code);
+    return ChildExit{run.exit_code};
   };
 }
 

@@ -114,7 +114,7 @@ std::string search_svg(const ShadowReport& sh) {
 std::string doctor_html(const DoctorReport& r) {
   const auto summary = summarize(r);
   const auto code = summary.code;
-  const char* summary_class = code == ExitCode::ok ? "ok" : code == ExitCode::doctor_failed ? "problems" : "gpu-skipped";
+  const char* summary_class = code == ExitCode::ok ? "ok" : code == ExitCode::problems_found ? "problems" : "gpu-skipped";
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>cudnnctl doctor";
   if (r.toolkit) out += " - " + esc(r.toolkit->root);
   out += "</title>\n<style>" + std::string(k_css) + "</style></head>\n<body>\n<h1>cudnnctl doctor</h1>\n";

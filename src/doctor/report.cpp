@@ -29,10 +29,10 @@ std::string parse_driver_version(const std::string& text) {
 ExitCode doctor_exit_code(const DoctorReport& r) {
   bool gpu_skipped = false;
   for (const auto& c : r.checks) {
-    if (c.status == CheckStatus::fail) return ExitCode::doctor_failed;
+    if (c.status == CheckStatus::fail) return ExitCode::problems_found;
     if (c.layer >= 4 && c.status == CheckStatus::skip) gpu_skipped = true;
   }
-  return gpu_skipped ? ExitCode::doctor_gpu_skipped : ExitCode::ok;
+  return gpu_skipped ? ExitCode::gpu_layers_skipped : ExitCode::ok;
 }
 
 DoctorSummary summarize(const DoctorReport& r) {
@@ -47,7 +47,7 @@ DoctorSummary summarize(const DoctorReport& r) {
   }
   s.code = doctor_exit_code(r);
   s.verdict = s.code == ExitCode::ok              ? "healthy"
-              : s.code == ExitCode::doctor_failed ? "problems found"
+              : s.code == ExitCode::problems_found ? "problems found"
                                                   : "healthy up to the GPU layers, which were skipped";
   return s;
 }

@@ -49,7 +49,7 @@ bool is_below(std::string_view path_in, std::string_view dir_in) {
 namespace {
 
 Unexpected<Error> forged(const std::string& origin, const std::string& what) {
-  return fail(ErrorCode::io, fmt::format("refusing the install state '{}': {}", origin, what),
+  return fail(ErrorCode::unsafe_state, fmt::format("refusing the install state '{}': {}", origin, what),
               "cudnnctl never writes such a path, so the file was edited or forged; nothing was changed. Inspect it, "
               "then move it out of the toolkit's .cudnnctl folder if it is not yours",
               origin);

@@ -4,7 +4,9 @@
 #include <set>
 #include <sstream>
 
+#include "cudnnctl/base/command_status.hpp"
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/base/error_table.hpp"
 
 using namespace cudnnctl;
 
@@ -30,6 +32,50 @@ TEST_CASE("every error id and exit code is documented in docs/exit-codes.md", "[
     const auto exit = to_int(exit_code_for(code));
     CHECK(doc.find("| " + std::to_string(exit) + " |") != std::string::npos);
   }
+}
+
+TEST_CASE("the exit-code table: every error has an id, a meaning and a documented exit; ids are unique", "[error]") {
+  std::set<std::string_view> ids;
+  std::set<int> exits;
+  int previous = -1;
+  for (const auto& row : exit_rows()) {
+    INFO("exit " << to_int(row.code) << " " << row.name);
+    CHECK(to_int(row.code) > previous);  // ascending, each once
+    previous = to_int(row.code);
+    CHECK_FALSE(row.name.empty());
+    CHECK_FALSE(row.summary.empty());
+    CHECK_FALSE(row.meaning.empty());
+    exits.insert(to_int(row.code));
+  }
+  REQUIRE(static_cast<int>(error_codes().size()) == static_cast<int>(k_last_error_code) + 1);
+  for (int i = 0; i <= static_cast<int>(k_last_error_code); ++i) {
+    const auto code = static_cast<ErrorCode>(i);
+    CHECK(error_codes()[static_cast<std::size_t>(i)] == code);
+    const auto id = error_id(code);
+    INFO("error id " << id);
+    CHECK_FALSE(id.empty());
+    CHECK(ids.insert(id).second);
+    CHECK_FALSE(error_meaning(code).empty());
+    const int exit = to_int(exit_code_for(code));
+    CHECK(exits.contains(exit));
+    CHECK(exit != 0);
+  }
+  // an id is a lower-case word, or words joined by '.' and '-'
+  for (const auto id : ids)
+    for (const char c : id) CHECK(((c >= 'a' && c <= 'z') || c == '.' || c == '-'));
+}
+
+TEST_CASE("a command's status is a documented exit or a child's own status, typed apart", "[error]") {
+  constexpr CommandStatus ok = ExitCode::ok;
+  STATIC_REQUIRE(ok.exit() == 0);
+  STATIC_REQUIRE_FALSE(ok.from_child());
+  constexpr CommandStatus found = ExitCode::problems_found;
+  STATIC_REQUIRE(found.exit() == 10);
+  constexpr CommandStatus child = ChildExit{137};
+  STATIC_REQUIRE(child.exit() == 137);
+  STATIC_REQUIRE(child.from_child());
+  // a child's status that happens to equal a table row is still the child's
+  STATIC_REQUIRE(CommandStatus(ChildExit{14}).from_child());
 }
 
 TEST_CASE("errors carry code, message, hint and path", "[error]") {

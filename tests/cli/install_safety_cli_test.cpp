@@ -89,7 +89,7 @@ TEST_CASE("forged state naming paths outside the toolkit is refused and touches 
                                               .dump();
   for (const auto& args : {std::vector<std::string>{"uninstall", "--cuda-path", s.root}, {"install", s.archive, "--sha256", s.hash, "--cuda-path", s.root}}) {
     const auto r = run(args);
-    CHECK(r.code == 8);
+    CHECK(r.code == 14);  // state.unsafe
     CHECK_THAT(r.err, Catch::Contains("refusing the install state") && Catch::Contains(victim.string()));
     CHECK(fs::exists(victim / "keep.txt"));
     CHECK(fs::exists(state / "journal.json"));
@@ -108,7 +108,7 @@ TEST_CASE("forged state naming paths outside the toolkit is refused and touches 
   put(s.tmp.path() / "victim2/file.txt", "precious");
   forge([](nlohmann::json& j) { j["files"].push_back({{"path", "../victim2/file.txt"}, {"kind", "file"}, {"size", 8}, {"sha256", ""}}); });
   auto r = run({"uninstall", "--cuda-path", s.root});
-  CHECK(r.code == 8);
+  CHECK(r.code == 14);
   CHECK_THAT(r.err, Catch::Contains("../victim2/file.txt"));
   CHECK(fs::exists(s.tmp.path() / "victim2/file.txt"));
   CHECK(snapshot(s.root) == installed);
@@ -116,10 +116,10 @@ TEST_CASE("forged state naming paths outside the toolkit is refused and touches 
   put(state / "payload", "#!/bin/sh\n");
   forge([](nlohmann::json& j) { j["replaced"].push_back({{"path", "../victim3/planted.sh"}, {"backup", ".cudnnctl/payload"}}); });
   r = run({"uninstall", "--cuda-path", s.root});
-  CHECK(r.code == 8);
+  CHECK(r.code == 14);
   CHECK_FALSE(fs::exists(s.tmp.path() / "victim3"));
   CHECK(snapshot(s.root) == installed);
-  CHECK(s.install(s.root).code == 8);  // install refuses the forged receipt too
+  CHECK(s.install(s.root).code == 14);  // install refuses the forged receipt too
   CHECK(snapshot(s.root) == installed);
 }
 

@@ -80,7 +80,7 @@ TEST_CASE("a healthy fake set-up passes every layer", "[doctor]") {
   CHECK(doctor_exit_code(r) == ExitCode::ok);
   auto o = options(root);
   o.no_gpu = true;
-  CHECK(doctor_exit_code(run_doctor(o, env_for(root))) == ExitCode::doctor_gpu_skipped);
+  CHECK(doctor_exit_code(run_doctor(o, env_for(root))) == ExitCode::gpu_layers_skipped);
 }
 
 TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {
@@ -93,7 +93,7 @@ TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {
     CHECK_THAT(find(r, "files.complete")->finding, Catch::Contains("libcudnn_ops.so.9"));
     CHECK(find(r, "loader.version_checks")->status == CheckStatus::fail);
     CHECK_THAT(find(r, "loader.version_checks")->finding, Catch::Contains("SUBLIBRARY_UNAVAILABLE"));
-    CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
+    CHECK(doctor_exit_code(r) == ExitCode::problems_found);
   }
   SECTION("no libcudnn_graph: cuDNN aborts the process at its first call") {
     TempDir tmp;
@@ -159,7 +159,7 @@ TEST_CASE("failure signatures: each named with its cause and fix", "[doctor]") {
     const auto r = run_doctor(o, env_for(root));
     CHECK(find(r, "driver.library")->status == CheckStatus::skip);
     CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no NVIDIA driver"));
-    CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+    CHECK(doctor_exit_code(r) == ExitCode::gpu_layers_skipped);
   }
   SECTION("a driver older than NVIDIA's minimum") {
     TempDir tmp;
@@ -314,7 +314,7 @@ TEST_CASE("offline (--offline) on a Linux toolkit: nothing loaded, no driver tou
   CHECK(find(r, "loader.load")->status == CheckStatus::skip);
   CHECK_FALSE(find(r, "loader.version_checks"));
   CHECK(find(r, "driver.skipped")->status == CheckStatus::skip);
-  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+  CHECK(doctor_exit_code(r) == ExitCode::gpu_layers_skipped);
 }
 
 TEST_CASE("status codes read by the loaded major", "[doctor]") {
@@ -342,7 +342,7 @@ TEST_CASE("this image's real toolkit: layers 1-3 pass, layer 4 says there is no 
   CHECK_THAT(find(r, "files.cudnn")->finding, Catch::Contains("9.19.0"));
   CHECK_THAT(find(r, "loader.load")->finding, Catch::Contains("91900"));
   CHECK_THAT(find(r, "driver.library")->finding, Catch::Contains("no NVIDIA driver"));
-  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+  CHECK(doctor_exit_code(r) == ExitCode::gpu_layers_skipped);
   const auto j = doctor_json(r);
   CHECK(j["schema"] == "cudnnctl.doctor/1");
   CHECK(j["exit_code"] == 11);

@@ -111,7 +111,7 @@ TEST_CASE("offline Windows: a healthy toolkit on a mounted disk", "[windows_offl
   for (const auto& c : r.search->copies)
     if (c.version == "9.0.0.312") saw_old = !c.wins;
   CHECK(saw_old);
-  CHECK(doctor_exit_code(r) == ExitCode::doctor_gpu_skipped);
+  CHECK(doctor_exit_code(r) == ExitCode::gpu_layers_skipped);
   bool mapped = false;
   for (const auto& n : r.notes) mapped = mapped || n.find("drive C: is") != std::string::npos;
   CHECK(mapped);
@@ -127,7 +127,7 @@ TEST_CASE("offline Windows: one thing broken per case", "[windows_offline]") {
     CHECK_THAT(find_offline_check(r, "loader.needed")->finding, Catch::Contains("cudnn_adv64_9.dll needs cudnn_ops64_9.dll"));
     CHECK_THAT(find_offline_check(r, "loader.needed")->cause, Catch::Contains("error 126"));
     CHECK(find_offline_check(r, "files.complete")->status == CheckStatus::fail);
-    CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
+    CHECK(doctor_exit_code(r) == ExitCode::problems_found);
   }
   SECTION("a main DLL of another release") {
     fs::copy_file(dlls / "old/cudnn64_9.dll", d.bin / "cudnn64_9.dll", fs::copy_options::overwrite_existing);
@@ -199,7 +199,7 @@ TEST_CASE("offline Windows: one thing broken per case", "[windows_offline]") {
     o.target = "linux";
     const auto r = run_doctor(o, no_env);
     CHECK(find_offline_check(r, "toolkit.target")->status == CheckStatus::fail);
-    CHECK(doctor_exit_code(r) == ExitCode::doctor_failed);
+    CHECK(doctor_exit_code(r) == ExitCode::problems_found);
   }
 }
 

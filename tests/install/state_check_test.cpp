@@ -49,7 +49,7 @@ TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[stat
   forged.files.push_back({"../victim2/file.txt", "file", 1, "", ""});
   const auto e = check_receipt_paths(forged, "receipt.json");
   REQUIRE_FALSE(e);
-  CHECK(e.error().code == ErrorCode::io);
+  CHECK(e.error().code == ErrorCode::unsafe_state);  // state.unsafe, exit 14 (docs/exit-codes.md), not an I/O error
   CHECK_THAT(e.error().message, Catch::Contains("refusing the install state") && Catch::Contains("../victim2/file.txt"));
   forged = r;
   forged.replaced.push_back({"../victim3/planted.sh", ".cudnnctl/payload"});

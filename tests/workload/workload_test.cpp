@@ -153,6 +153,16 @@ TEST_CASE("cudnnctl bench fails (exit 10) when the GPU's timer fails, no 0 ms ro
   CHECK(j["layers"][0]["median_ms"] == 0);
 }
 
+TEST_CASE("cudnnctl bench that cannot run the workload at all is bench.not-run, exit 17, not an I/O error", "[workload][cli]") {
+  TempDir tmp;
+  // cuInit fails with CUDA_ERROR_NO_DEVICE: nothing can be measured
+  const auto [rc, out] = run_fake_bench(fake_cudnn_toolkit(tmp.path()), "--json", "FAKE_CU_INIT=100");
+  CHECK(rc == 17);
+  const auto j = nlohmann::json::parse(out);
+  CHECK(j["error"]["code"] == "bench.not-run");
+  CHECK(j["error"]["exit_code"] == 17);
+}
+
 TEST_CASE("the cuDNN handle is destroyed before its stream, and the run completes", "[workload]") {
   // the fake cudnnDestroy aborts when the handle's stream is already gone: the "done" line would be lost
   const auto r = run_workload(CUDNNCTL_BINARY, fake_request(true), 60000);

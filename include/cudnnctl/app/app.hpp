@@ -18,6 +18,8 @@ int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err
 /// The man page (troff) and the bash completion, from the CLI definition itself.
 std::string generate_manpage();
 std::string generate_bash_completion();
+/// The exit-code tables of docs/exit-codes.md (between its generated markers), from the one exit-code table.
+std::string exit_codes_markdown();
 
 /// "cudnnctl 0.1.0 (catalog: newest cuDNN 9.27.0, 2026-09-29; built for linux-x86_64)"
 std::string version_text();

@@ -1,6 +1,7 @@
 #pragma once
 // Errors are values: a stable code (which fixes the exit code), a one-line message, the file it
 // is about, and a hint that says how to fix it. One place (app/report) turns them into output.
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,45 +11,19 @@
 
 namespace cudnnctl {
 
+// One enumerator per error row of the one table (base/error_table.def): its id, exit and meaning are there.
 enum class ErrorCode {
-  internal,
-  usage,
-  name_empty,
-  name_too_long,
-  name_non_ascii,
-  name_not_cudnn,
-  name_sibling_product,
-  name_installer,
-  name_malformed,
-  name_bad_version,
-  name_unknown_platform,
-  name_bad_extension,
-  catalog_unreadable,
-  catalog_invalid,
-  file_not_found,
-  io,
-  hash_mismatch,
-  hash_unknown,
-  hash_bad_input,
-  archive_not_archive,
-  archive_corrupt,
-  archive_hostile,
-  archive_encoding,
-  archive_layout,
-  archive_too_large,
-  incompatible,
-  host_too_old,   // the archive's libraries need a newer glibc / libstdc++ than this host has
-  input_invalid,  // a file named on the command line is not what the option needs (e.g. not a registry export)
-  path_not_effective,  // path --apply wrote its change, but the loader still finds another cuDNN first
-  bundle_refused,      // bundle swap/unbundle/restore refused with nothing changed (another major, older version, ...)
-  unsafe_state,  // a state file or a toolkit folder leads outside the toolkit (a link, a forged path): refused, nothing touched
-  manifest_refused,  // an NVIDIA release manifest (catalog update, or fetch of an unknown version) broke a rule: nothing kept
-  interrupted,   // install/uninstall stopped by Ctrl-C or SIGTERM after rolling back every change
-  no_gpu_code,   // install: the staged libraries carry no code (SASS or PTX) for a GPU of this machine
-  no_fitting_release,  // install/fetch latest|9|9.19: no catalog archive of the request fits the toolkit, driver and GPUs
+#define CUDNNCTL_ERROR(code, id, exit, meaning) code,
+#include "cudnnctl/base/error_table.def"
 };
+namespace detail {
+constexpr ErrorCode error_codes[] = {
+#define CUDNNCTL_ERROR(code, id, exit, meaning) ErrorCode::code,
+#include "cudnnctl/base/error_table.def"
+};
+} // namespace detail
 /// The last code; tests walk every code up to it.
-constexpr ErrorCode k_last_error_code = ErrorCode::no_fitting_release;
+constexpr ErrorCode k_last_error_code = std::end(detail::error_codes)[-1];
 
 struct Error {
   ErrorCode code = ErrorCode::internal;
@@ -67,6 +42,9 @@ std::string_view error_id(ErrorCode code);
 
 /// The process exit code an error leads to.
 ExitCode exit_code_for(ErrorCode code);
+
+/// What an error means, in one line (its row's meaning: docs/exit-codes.md lists it).
+std::string_view error_meaning(ErrorCode code);
 
 } // namespace cudnnctl
 

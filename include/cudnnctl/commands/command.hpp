@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cudnnctl/base/command_status.hpp"
 #include "cudnnctl/base/error.hpp"
 
 namespace CLI {
@@ -35,7 +36,9 @@ struct Io {
   std::ostream& progress_stream();
 };
 
-using CommandRun = std::function<Result<ExitCode>(Io&)>;
+/// A command's run: an Error (its exit from the table), or its status: a documented exit (ExitCode::ok, doctor's
+/// outcome) or a child's own status passed through (ChildExit). A run returning Result<ExitCode> converts.
+using CommandRun = std::function<Result<CommandStatus>(Io&)>;
 
 struct CommandSpec {
   std::string_view name;
