@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The one exit-code table (include/cudnnctl/base/error_table.def) against the man page and the tests.
 
-  exit_codes_observed.py <cudnnctl> <error_table.def> <tests dir>
+  exit_codes_observed.py <cudnnctl> <error_table.def> <tests dir> [--planted]
+
+With --planted it runs itself on a copy of <tests dir> with a planted test that breaks each rule, and fails
+unless each is found (CTest tests.exit_codes_observed_finds_planted).
 
 Fails when
 * the man page's EXIT STATUS (`cudnnctl __generate manpage`) lists other exits than the table's rows;
@@ -17,6 +20,25 @@ import re
 import subprocess
 import sys
 
+if len(sys.argv) == 5 and sys.argv[4] == "--planted":
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "tests")
+        shutil.copytree(sys.argv[3], copy, ignore=shutil.ignore_patterns("*.json", "*.xz", "*.zip", "*.tgz", "*.png"))
+        with open(os.path.join(copy, "cli", "planted_test.py"), "w", encoding="utf-8") as f:
+            f.write('check(rc == 8 and doc["error"]["code"] == "state.unsafe", "wrong exit for the id")\n'
+                    'check(rc == 21, "an exit the table lacks")\n'
+                    'CHECK(j["error"]["code"] == "io.planted-id");\n')
+        r = subprocess.run([sys.executable, sys.argv[0], sys.argv[1], sys.argv[2], copy], capture_output=True, text=True)
+    wanted = ["planted_test.py:1: error id 'state.unsafe' seen with exit 8; the table says 14",
+              "planted_test.py:2: observes exit 21", "planted_test.py:3: asserts error id 'io.planted-id'"]
+    missed = [w for w in wanted if w not in r.stdout]
+    if r.returncode == 0 or missed:
+        sys.exit(f"FAIL: the planted test was not caught ({missed}):\n{r.stdout}{r.stderr}")
+    print("ok: each planted observation was found")
+    sys.exit(0)
 if len(sys.argv) != 4:
     sys.exit(__doc__)
 CMD, TABLE, TESTS = sys.argv[1:]
