@@ -63,11 +63,10 @@ std::string workload_table(const WorkloadResult& r) {
   return out;
 }
 
-CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
+CommandRun setup_bench(CLI::App& sub, Io&) {
   auto opts = std::make_shared<BenchOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit whose cuDNN to use (default: found from the environment)");
   sub.add_flag("--quick", opts->quick, "Only the doctor's four layers");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   return [opts](Io& io) -> Result<ExitCode> {
     std::string reason;
@@ -87,8 +86,7 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
       nlohmann::json j = r;
-      j["ok"] = true;
-      io.out << json_text(j) << "\n";
+      io.body = j;
     } else {
       io.out << workload_table(r);
     }
