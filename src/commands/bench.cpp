@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -85,8 +86,11 @@ CommandRun setup_bench(CLI::App& sub, Io&) {
       return fail(ErrorCode::io, "the GPU workload could not run: " + r.error,
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
+      // the workload's own "error" (a failed layer, text) is "workload_error" here: "error" is the envelope's
       nlohmann::json j = r;
-      io.body = j;
+      j["workload_error"] = j["error"];
+      j.erase("error");
+      io.body = std::move(j);
     } else {
       io.out << workload_table(r);
     }
