@@ -149,8 +149,9 @@ int run_command(CLI::App& sub, const CommandRun& run, Io& io, const std::vector<
     const int code = result ? to_int(*result) : to_int(exit_code_for(result.error().code));
     log::info("{} finished in {} with exit code {}{}", sub.get_name(), log::elapsed_ms(started), code,
               result ? "" : " (" + std::string(error_id(result.error().code)) + ")");
-    if (!result) return report_failure(result.error(), json_schema(), io.warnings, std::move(io.body), io.out, io.err);
-    if (envelope && !io.document_written) io.out << json_text(json_envelope(io.schema, code, io.warnings, std::move(io.body), nullptr)) << "\n";
+    auto body = io.body ? std::move(*io.body) : nlohmann::json::object();
+    if (!result) return report_failure(result.error(), json_schema(), io.warnings, std::move(body), io.out, io.err);
+    if (envelope && !io.document_written) io.out << json_text(json_envelope(io.schema, code, io.warnings, std::move(body), nullptr)) << "\n";
     return code;
   } catch (const std::exception& e) {
     return report_failure(Error{ErrorCode::internal, fmt::format("unexpected failure: {}", e.what()),

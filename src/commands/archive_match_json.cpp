@@ -1,5 +1,7 @@
 #include "cudnnctl/commands/archive_match_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace cudnnctl {
 
 nlohmann::json archive_match_json(const std::optional<ExpectedHash>& matched) {

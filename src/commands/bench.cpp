@@ -90,7 +90,7 @@ CommandRun setup_bench(CLI::App& sub, Io&) {
       nlohmann::json j = r;
       j["workload_error"] = j["error"];
       j.erase("error");
-      io.body = std::move(j);
+      io.set_body(std::move(j));
     } else {
       io.out << workload_table(r);
     }

@@ -92,7 +92,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
       text << "  the framework loads this copy first; a toolkit's cuDNN is not used by it\n";
   }
   if (io.json) {
-    io.body = nlohmann::json{{"bundles", arr}};
+    io.set_body(nlohmann::json{{"bundles", arr}});
   } else {
     io.out << (scan.views.empty() ? std::string("no framework-bundled cuDNN found\n") : text.str());
   }
@@ -101,7 +101,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
 
 Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
   if (io.json) {
-    io.body = nlohmann::json{{"action", verb},
+    io.set_body(nlohmann::json{{"action", verb},
                                        {"before", bundle_json(o.before.bundle)},
                                        {"bundle", bundle_json(o.after.bundle)},
                                        {"added", o.added},
@@ -109,7 +109,7 @@ Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
                                        {"loaded_version", o.loaded_version ? nlohmann::json(o.loaded_version) : nlohmann::json(nullptr)},
                                        {"load_check", o.load_check_skipped ? "skipped" : "passed"},
                                        {"load_check_note", o.load_check_note},
-                                       {"message", o.message}};
+                                       {"message", o.message}});
   } else {
     io.out << terminal_safe(o.message) << "\n";
   }

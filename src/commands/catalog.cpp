@@ -35,13 +35,13 @@ Result<ExitCode> run_catalog_update(const CatalogArgs& a, Io& io) {
     nlohmann::json learnt = nlohmann::json::array();
     for (const auto& m : out.learnt)
       learnt.push_back({{"label", m.label}, {"version", m.version}, {"date", m.date}, {"url", m.url}, {"archives", m.archives.size()}});
-    io.body = {{"user_catalog", req.user_catalog},
+    io.set_body({{"user_catalog", req.user_catalog},
                          {"listing", out.listing_url.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.listing_url)},
                          {"listed", out.listed},
                          {"already_known", out.already_known},
                          {"learnt", learnt},
                          {"archives_added", out.archives_added},
-                         {"written", out.written}};
+                         {"written", out.written}});
     return ExitCode::ok;
   }
   if (!out.listing_url.empty())
@@ -81,7 +81,7 @@ Result<ExitCode> run_catalog_list(const CatalogArgs& a, Io& io) {
   if (io.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto* r : rows) j.push_back(row_json(*r));
-    io.body = {{"user_catalog", path}, {"user_archives", user.archives().size()}, {"archives", j}};
+    io.set_body({{"user_catalog", path}, {"user_archives", user.archives().size()}, {"archives", j}});
     return ExitCode::ok;
   }
   for (const auto* r : rows)

@@ -60,7 +60,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
     if (*list_checks) {
       if (io.json) {
         io.schema = document_schema("doctor-checks");
-        io.body = doctor_checks_json();
+        io.set_body(doctor_checks_json());
       } else {
         io.out << doctor_checks_text();
       }
@@ -103,7 +103,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       out.close();
       if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
     }
-    if (io.json) io.body = doctor_json(report);
+    if (io.json) io.set_body(doctor_json(report));
     else io.out << doctor_text(report);
     return doctor_exit_code(report);
   };

@@ -68,7 +68,7 @@ CommandRun setup_extract(CLI::App& sub, Io&) {
                        {"files", x.files},
                        {"bytes", x.bytes_written},
                        {"entries", entries}};
-      io.body = j;
+      io.set_body(j);
     } else {
       io.out << fmt::format("extracted {} files ({} bytes) from {}\n  into     {}\n  sha256   {} ({})\n", x.files, x.bytes_written, p.path,
                             dest, done->verify.sha256,

@@ -121,7 +121,7 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
     CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release(req, facts, catalogs, io, false));
     if (opts->dry_run) {
       if (io.json)
-        io.body = nlohmann::json{{"dry_run", true}, {"resolution", release_choice_json(choice)}};
+        io.set_body(nlohmann::json{{"dry_run", true}, {"resolution", release_choice_json(choice)}});
       else
         render_release_choice(choice, io.out);
       return ExitCode::ok;
@@ -129,13 +129,13 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
     warn_passed_over(choice, io);
     CUDNNCTL_TRY_ASSIGN(const auto out, fetch_for(req, catalogs, io));
     if (io.json) {
-      io.body = nlohmann::json{{"path", out.path},
+      io.set_body(nlohmann::json{{"path", out.path},
                                          {"url", out.url},
                                          {"sha256", out.sha256},
                                          {"downloaded", out.downloaded},
                                          {"resumed", out.resumed},
                                          {"bytes", out.bytes},
-                                         {"resolution", release_choice_json(choice)}};
+                                         {"resolution", release_choice_json(choice)}});
     } else {
       io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out.downloaded ? "downloaded" : "cached    ",
                             out.path, out.url, out.sha256);

@@ -102,7 +102,7 @@ CommandRun setup_gpu_code(CLI::App& sub, Io&) {
       if (io.json) libraries.push_back(code_to_json(f, code));
       else print_code(io.out, f, code);
     }
-    if (io.json) io.body = {{"libraries", libraries}};
+    if (io.json) io.set_body({{"libraries", libraries}});
     return ExitCode::ok;
   };
 }

@@ -64,7 +64,7 @@ CommandRun setup_inspect(CLI::App& sub, Io&) {
       j["advisories"] = advisories_to_json(advisories);
       j["library_floor"] = floor ? floor_to_json(floor->libraries.floor, floor->host) : nlohmann::json(nullptr);
       j["gpu_code"] = floor ? archive_gpu_code_to_json(floor->libraries.gpu_code) : nlohmann::json(nullptr);
-      io.body = j;
+      io.set_body(j);
     } else {
       print_contract(io.out, contract);
       if (floor) {

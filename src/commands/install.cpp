@@ -101,7 +101,7 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
 // install VERSION --dry-run: the choice, nothing downloaded or placed.
 ExitCode render_choice_only(const ReleaseChoice& choice, Io& io) {
   if (io.json) {
-    io.body = nlohmann::json{{"changed", false}, {"dry_run", true}, {"resolution", release_choice_json(choice)}};
+    io.set_body(nlohmann::json{{"changed", false}, {"dry_run", true}, {"resolution", release_choice_json(choice)}});
     return ExitCode::ok;
   }
   render_release_choice(choice, io.out);
@@ -182,7 +182,7 @@ void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::
                      {"path", path.report ? path_report_json(*path.report) : nlohmann::json(nullptr)},
                      {"github", path.github},
                      {"resolution", choice ? release_choice_json(*choice) : nlohmann::json(nullptr)}};
-    io.body = j;
+    io.set_body(j);
     return;
   }
   io.out << o.summary << "\n";
@@ -256,13 +256,13 @@ CommandRun setup_uninstall(CLI::App& sub, Io&) {
     CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
     if (!outcome.recovered.empty()) io.warn(outcome.recovered);
     if (io.json) {
-      io.body = nlohmann::json{{"changed", outcome.changed},
+      io.set_body(nlohmann::json{{"changed", outcome.changed},
                                {"summary", outcome.summary},
                                {"removed", outcome.removed},
                                {"restored", outcome.restored},
                                {"kept", outcome.kept},
                                {"recovered", outcome.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.recovered)},
-                               {"toolkit", toolkit_json(toolkit, reason)}};
+                               {"toolkit", toolkit_json(toolkit, reason)}});
     } else {
       io.out << outcome.summary << "\n";
     }

@@ -106,7 +106,7 @@ CommandRun setup_path(CLI::App& sub, Io&) {
         j["shell"] = {{"bash", shell_lines(plan, Shell::bash)}, {"fish", shell_lines(plan, Shell::fish)}, {"pwsh", shell_lines(plan, Shell::pwsh)}};
       else
         j["shell"] = nullptr;
-      io.body = j;
+      io.set_body(j);
       return ExitCode::ok;
     }
     print_path_text(io, report, toolkit, reason, applied);

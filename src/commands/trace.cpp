@@ -74,7 +74,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     // --output FILE, through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the
     // command's exit code); text with control characters escaped, to standard error or --output.
     if (io.json && opts->output.empty()) {
-      io.body = trace_json(report, info);
+      io.set_body(trace_json(report, info));
     } else if (io.json) {
       CUDNNCTL_TRY(write_file(opts->output, json_text(json_envelope(io.schema, run.exit_code, io.warnings, trace_json(report, info), nullptr)) + "\n"));
       io.document_written = true;

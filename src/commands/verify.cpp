@@ -51,7 +51,7 @@ CommandRun setup_verify(CLI::App& sub, Io&) {
                        {"verified", outcome.matched.has_value()},
                        {"matched", archive_match_json(outcome.matched)},
                        {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)}};
-      io.body = j;
+      io.set_body(j);
     } else if (outcome.matched) {
       io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome.matched->origin,
                             size);

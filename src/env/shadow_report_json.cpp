@@ -1,5 +1,7 @@
 #include "cudnnctl/env/shadow_report_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace cudnnctl {
 
 nlohmann::json shadow_report_json(const ShadowReport& report, const std::string& origin) {

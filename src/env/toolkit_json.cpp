@@ -1,5 +1,7 @@
 #include "cudnnctl/env/toolkit_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace cudnnctl {
 
 nlohmann::json toolkit_json(const Toolkit& toolkit, const std::string& reason) {

@@ -3,7 +3,7 @@
 // the archive matched, null when it was accepted unverified (--allow-unverified).
 #include <optional>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/archive/verify.hpp"
 

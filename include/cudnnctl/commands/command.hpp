@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/error.hpp"
 
@@ -22,7 +22,7 @@ namespace cudnnctl {
 class Catalog;
 
 /// Where a command writes, and how. Human output goes to `out`, warnings and progress to `err`;
-/// with --json a command puts its own fields into `body` and the app prints them, wrapped in the one envelope
+/// with --json a command hands its own fields to set_body() and the app prints them, wrapped in the one envelope
 /// (commands/json_envelope.hpp), as exactly one JSON document on `out`, on success and on failure alike.
 struct Io {
   Io(std::ostream& out_stream, std::ostream& err_stream, bool json_document = false, bool tty = false, bool color = false,
@@ -39,9 +39,11 @@ struct Io {
   // control character of a name or a message escaped (terminal_safe). Null: `err` is used as it is.
   std::ostream* err_raw = nullptr;
   std::string schema;  // the document's schema ("cudnnctl.doctor/2"), set by the app for the command; a command may name another
-  nlohmann::json body = nlohmann::json::object();  // --json: the command's own fields (a failure may leave some)
+  std::shared_ptr<nlohmann::json> body;  // --json: the command's own fields (set_body; a failure may leave some); null: none
   bool document_written = false;  // the command wrote its document elsewhere itself (trace --output FILE)
   void warn(const std::string& text);
+  /// --json: the command's own fields, which the app prints inside the envelope.
+  void set_body(nlohmann::json fields);
   /// The stream the progress line draws on (after what `err` holds was written out).
   std::ostream& progress_stream();
 };

@@ -3,7 +3,7 @@
 // `doctor` both write it, under the key "shadow_scan".
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/env/shadow_scan.hpp"
 

@@ -2,7 +2,7 @@
 // The one JSON writer of a CUDA toolkit (install, uninstall, path, doctor, bundle unbundle write it alike).
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/env/toolkit.hpp"
 
