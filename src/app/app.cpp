@@ -14,6 +14,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
+#include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/explain/signatures.hpp"
@@ -35,23 +36,21 @@ std::string version_text() {
 }
 
 int report_error(const Error& e, bool json, std::ostream& out, std::ostream& err) {
-  const auto code = exit_code_for(e.code);
-  if (json) {
-    nlohmann::json j{{"ok", false},
-                     {"error",
-                      {{"code", std::string(error_id(e.code))},
-                       {"exit_code", to_int(code)},
-                       {"message", e.message},
-                       {"hint", e.hint},
-                       {"path", e.path}}}};
-    out << json_text(j) << "\n";
+  return report_failure(e, json ? std::optional<std::string>(document_schema("")) : std::nullopt, {}, nlohmann::json::object(), out, err);
+}
+
+int report_failure(const Error& e, const std::optional<std::string>& json_schema, const std::vector<std::string>& warnings,
+                   nlohmann::json body, std::ostream& out, std::ostream& err) {
+  const auto code = to_int(exit_code_for(e.code));
+  if (json_schema) {
+    out << json_text(json_envelope(*json_schema, code, warnings, std::move(body), &e)) << "\n";
   } else {
     // names and paths come from outside: nothing in them may act on the terminal
     err << "error: " << terminal_safe(e.message) << "\n";
     if (!e.path.empty() && e.message.find(e.path) == std::string::npos) err << "  file: " << terminal_safe(e.path) << "\n";
     if (!e.hint.empty()) err << "  hint: " << terminal_safe(e.hint) << "\n";
   }
-  return to_int(code);
+  return code;
 }
 
 namespace {
@@ -114,6 +113,55 @@ Error usage_error(const CLI::ParseError& e, CLI::App& app, const std::vector<std
 }
 } // namespace
 
+namespace {
+
+// The command's words as its schema names them ("bundle.swap"), from what CLI11 parsed.
+std::string parsed_command(const CLI::App& sub) {
+  for (const auto* nested : sub.get_subcommands()) return sub.get_name() + "." + parsed_command(*nested);
+  return sub.get_name();
+}
+
+// --json on the program, on every command and on every subcommand (bundle list, catalog update): one option,
+// before or after the command's words.
+void add_json_everywhere(CLI::App& app, GlobalOptions& global) {
+  add_json_option(app, global);
+  for (auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) add_json_everywhere(*sub, global);
+}
+
+// A usage error: with --json, the envelope of the command that was named (or "cudnnctl/1").
+int report_usage(const Error& e, bool json, const std::vector<std::pair<CLI::App*, CommandRun>>& runs, std::ostream& out,
+                 std::ostream& err) {
+  std::string command;
+  for (const auto& [sub, run] : runs)
+    if (sub->parsed()) command = parsed_command(*sub);
+  return report_failure(e, json ? std::optional<std::string>(document_schema(command)) : std::nullopt, {}, nlohmann::json::object(), out, err);
+}
+
+// Runs the parsed command and prints its outcome: with --json exactly one document, the envelope around its body.
+int run_command(CLI::App& sub, const CommandRun& run, Io& io, const std::vector<std::string>& args) {
+  const bool envelope = io.json && !sub.get_group().empty();  // the internal child commands speak their own lines
+  io.schema = document_schema(parsed_command(sub));
+  const auto json_schema = [&]() { return envelope ? std::optional<std::string>(io.schema) : std::nullopt; };
+  try {
+    log::info("cudnnctl {}: {}", CUDNNCTL_VERSION, log::command_line(args));
+    const auto started = std::chrono::steady_clock::now();
+    auto result = run(io);
+    const int code = result ? result->exit() : to_int(exit_code_for(result.error().code));
+    log::info("{} finished in {} with exit code {}{}", sub.get_name(), log::elapsed_ms(started), code,
+              result ? "" : " (" + std::string(error_id(result.error().code)) + ")");
+    auto body = io.body ? std::move(*io.body) : nlohmann::json::object();
+    if (!result) return report_failure(result.error(), json_schema(), io.warnings, std::move(body), io.out, io.err);
+    if (envelope && !io.document_written) io.out << json_text(json_envelope(io.schema, code, io.warnings, std::move(body), nullptr)) << "\n";
+    return code;
+  } catch (const std::exception& e) {
+    return report_failure(Error{ErrorCode::internal, fmt::format("unexpected failure: {}", e.what()),
+                                "this is a bug in cudnnctl; please report it with the command line", {}},
+                          json_schema(), io.warnings, nlohmann::json::object(), io.out, io.err);
+  }
+}
+
+} // namespace
+
 int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::ostream& err, bool err_is_tty, bool err_color) {
   // what the user reads passes the terminal filter; the internal child commands (__probe, __workload)
   // speak JSON lines to their parent, which parses them: they write as they are
@@ -138,7 +186,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   SafeTextStream safe_err(err);
   std::ostream& user_err = !args.empty() && args[0].starts_with("__") ? err : safe_err;  // children's stderr is read by the parent
   Io io{out, user_err, false, err_is_tty, err_color, {}, &err};
-  app.add_flag("--json", io.json, "Print one JSON document (also accepted after the command)");
   GlobalOptions global;
   add_global_options(app, global);
   std::vector<std::pair<CLI::App*, CommandRun>> runs;
@@ -149,6 +196,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     if (spec.hidden) add_child_log_option(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
+  add_json_everywhere(app, global);
   require_non_empty_paths(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -163,27 +211,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
     return 0;
   } catch (const CLI::ParseError& e) {
     // CLI11 throws help requests of subcommands as CallForHelp too; everything else is a usage error
-    return report_error(usage_error(e, app, runs, args), io.json || json_requested(args), out, err);
+    return report_usage(usage_error(e, app, runs, args), global.json || json_requested(args), runs, out, err);
   }
+  io.json = global.json;
   auto log_session = start_log(global, err);
-  if (!log_session) return report_error(log_session.error(), io.json || json_requested(args), out, err);
-  for (const auto& [sub, run] : runs) {
-    if (!sub->parsed()) continue;
-    try {
-      log::info("cudnnctl {}: {}", CUDNNCTL_VERSION, log::command_line(args));
-      const auto started = std::chrono::steady_clock::now();
-      auto result = run(io);
-      const int code = result ? result->exit() : to_int(exit_code_for(result.error().code));
-      log::info("{} finished in {} with exit code {}{}", sub->get_name(), log::elapsed_ms(started), code,
-                result ? "" : " (" + std::string(error_id(result.error().code)) + ")");
-      if (!result) return report_error(result.error(), io.json, out, err);
-      return code;
-    } catch (const std::exception& e) {
-      return report_error(Error{ErrorCode::internal, fmt::format("unexpected failure: {}", e.what()),
-                                "this is a bug in cudnnctl; please report it with the command line", {}},
-                          io.json, out, err);
-    }
-  }
+  if (!log_session) return report_usage(log_session.error(), io.json, runs, out, err);
+  for (const auto& [sub, run] : runs)
+    if (sub->parsed()) return run_command(*sub, run, io, args);
   return report_error(Error{ErrorCode::usage, "no command given", "run 'cudnnctl --help'", {}}, io.json, out, err);
 }
 

@@ -26,6 +26,7 @@ struct Definition {
   std::vector<CLI::App*> commands;
   Definition() {
     add_global_options(app, global);
+    add_json_option(app, global);
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
       add_global_options(*sub, global);

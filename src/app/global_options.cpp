@@ -18,6 +18,13 @@ void add_global_options(CLI::App& app, GlobalOptions& options) {
       ->group("Global options");
 }
 
+void add_json_option(CLI::App& app, GlobalOptions& options) {
+  app.add_flag("--json", options.json,
+               "Print one JSON document on stdout, on success and on failure: the envelope of docs/json.md (schema, ok, exit_code, "
+               "warnings, error) around the command's fields")
+      ->group("Global options");
+}
+
 void add_child_log_option(CLI::App& child_command, GlobalOptions& options) {
   child_command.add_flag("--log-to-parent", options.log_to_parent, "")->group("");
 }

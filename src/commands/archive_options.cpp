@@ -12,13 +12,12 @@
 
 namespace cudnnctl {
 
-void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io) {
+void add_archive_options(CLI::App& sub, ArchiveOptions& opts) {
   sub.add_option("archive", opts.archive, "The archive file")->required();
   auto* sha = sub.add_option("--sha256", opts.hashes.sha256, "Expected SHA-256 (64 hex digits)");
   sub.add_option("--sha256-file", opts.hashes.sha256_file, "Checksum file in sha256sum format")->excludes(sha);
   sub.add_flag("--allow-unverified", opts.allow_unverified, "Accept an archive for which no expected hash is known");
   sub.add_option("--catalog", opts.catalog, "Release catalog JSON to use instead of the built-in one");
-  sub.add_flag("--json", io.json, "Print one JSON document");
 }
 
 void add_name_encoding_option(CLI::App& sub, std::string& encoding) {

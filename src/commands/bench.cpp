@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -63,11 +64,10 @@ std::string workload_table(const WorkloadResult& r) {
   return out;
 }
 
-CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
+CommandRun setup_bench(CLI::App& sub, Io&) {
   auto opts = std::make_shared<BenchOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit whose cuDNN to use (default: found from the environment)");
   sub.add_flag("--quick", opts->quick, "Only the doctor's four layers");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   return [opts](Io& io) -> Result<ExitCode> {
     std::string reason;
@@ -86,9 +86,11 @@ CommandRun setup_bench(CLI::App& sub, Io& shared_io) {
       return fail(ErrorCode::workload_not_run, "the GPU workload could not run: " + r.error,
                   "run 'cudnnctl doctor' to see which layer (driver, device, cuDNN) is the cause");
     if (io.json) {
+      // the workload's own "error" (a failed layer, text) is "workload_error" here: "error" is the envelope's
       nlohmann::json j = r;
-      j["ok"] = true;
-      io.out << json_text(j) << "\n";
+      j["workload_error"] = j["error"];
+      j.erase("error");
+      io.set_body(std::move(j));
     } else {
       io.out << workload_table(r);
     }

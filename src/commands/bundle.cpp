@@ -92,7 +92,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
       text << "  the framework loads this copy first; a toolkit's cuDNN is not used by it\n";
   }
   if (io.json) {
-    io.out << json_text(nlohmann::json{{"bundles", arr}, {"warnings", io.warnings}}) << "\n";
+    io.set_body(nlohmann::json{{"bundles", arr}});
   } else {
     io.out << (scan.views.empty() ? std::string("no framework-bundled cuDNN found\n") : text.str());
   }
@@ -101,8 +101,7 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
 
 Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
   if (io.json) {
-    io.out << json_text(nlohmann::json{{"ok", true},
-                                       {"action", verb},
+    io.set_body(nlohmann::json{{"action", verb},
                                        {"before", bundle_json(o.before.bundle)},
                                        {"bundle", bundle_json(o.after.bundle)},
                                        {"added", o.added},
@@ -110,9 +109,7 @@ Result<ExitCode> report(Io& io, const BundleOutcome& o, const char* verb) {
                                        {"loaded_version", o.loaded_version ? nlohmann::json(o.loaded_version) : nlohmann::json(nullptr)},
                                        {"load_check", o.load_check_skipped ? "skipped" : "passed"},
                                        {"load_check_note", o.load_check_note},
-                                       {"message", o.message},
-                                       {"warnings", io.warnings}})
-           << "\n";
+                                       {"message", o.message}});
   } else {
     io.out << terminal_safe(o.message) << "\n";
   }
@@ -194,16 +191,15 @@ Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb
 
 } // namespace
 
-CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
+CommandRun setup_bundle(CLI::App& sub, Io&) {
   auto a = std::make_shared<BundleArgs>();
   sub.require_subcommand(1);
   auto* list = sub.add_subcommand("list", "Every folder of cuDNN libraries a framework or environment bundles, with its owner and state");
   list->add_option("--python", a->pythons, "An interpreter whose site-packages to search (repeatable)");
   list->add_option("--site", a->sites, "A site-packages or environment folder to search (repeatable)");
-  list->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* swap = sub.add_subcommand("swap", "Replace a bundle's cuDNN with an archive's, verified, as one transaction (originals kept)");
   swap->add_option("dir", a->dir, "The bundle's folder")->required();
-  add_archive_options(*swap, a->archive, shared_io);  // the archive (after dir), its hashes, --catalog, --json
+  add_archive_options(*swap, a->archive);  // the archive (after dir), its hashes, --catalog
   add_name_encoding_option(*swap, a->name_encoding);
   swap->add_flag("--allow-downgrade", a->allow_downgrade, "Allow an archive older than the bundle (PyTorch refuses a cuDNN older than its build's)");
   swap->add_flag("--no-load-check", a->no_load_check,
@@ -213,10 +209,8 @@ CommandRun setup_bundle(CLI::App& sub, Io& shared_io) {
   unbundle->add_option("--cuda-path", a->cuda_path, "The CUDA toolkit whose cuDNN should load instead");
   unbundle->add_flag("--no-load-check", a->no_load_check,
                      "Go ahead without proving the toolkit's copy loads (a Windows toolkit from Linux cannot be loaded here); recorded in the receipt");
-  unbundle->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* restore = sub.add_subcommand("restore", "Put a bundle's original files back, byte-identical");
   restore->add_option("dir", a->dir, "The bundle's folder")->required();
-  restore->add_flag("--json", shared_io.json, "Print one JSON document");
   return [a, list, swap, unbundle](Io& io) -> Result<ExitCode> {
     if (list->parsed()) return run_list(*a, io);
     return run_change(*a, io, swap->parsed() ? "swap" : unbundle->parsed() ? "unbundle" : "restore");

@@ -35,16 +35,13 @@ Result<ExitCode> run_catalog_update(const CatalogArgs& a, Io& io) {
     nlohmann::json learnt = nlohmann::json::array();
     for (const auto& m : out.learnt)
       learnt.push_back({{"label", m.label}, {"version", m.version}, {"date", m.date}, {"url", m.url}, {"archives", m.archives.size()}});
-    io.out << json_text({{"ok", true},
-                         {"user_catalog", req.user_catalog},
+    io.set_body({{"user_catalog", req.user_catalog},
                          {"listing", out.listing_url.empty() ? nlohmann::json(nullptr) : nlohmann::json(out.listing_url)},
                          {"listed", out.listed},
                          {"already_known", out.already_known},
                          {"learnt", learnt},
                          {"archives_added", out.archives_added},
-                         {"written", out.written},
-                         {"warnings", io.warnings}})
-           << "\n";
+                         {"written", out.written}});
     return ExitCode::ok;
   }
   if (!out.listing_url.empty())
@@ -84,8 +81,7 @@ Result<ExitCode> run_catalog_list(const CatalogArgs& a, Io& io) {
   if (io.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto* r : rows) j.push_back(row_json(*r));
-    io.out << json_text({{"ok", true}, {"user_catalog", path}, {"user_archives", user.archives().size()}, {"archives", j}, {"warnings", io.warnings}})
-           << "\n";
+    io.set_body({{"user_catalog", path}, {"user_archives", user.archives().size()}, {"archives", j}});
     return ExitCode::ok;
   }
   for (const auto* r : rows)
@@ -98,17 +94,15 @@ Result<ExitCode> run_catalog_list(const CatalogArgs& a, Io& io) {
 
 } // namespace
 
-CommandRun setup_catalog(CLI::App& sub, Io& shared_io) {
+CommandRun setup_catalog(CLI::App& sub, Io&) {
   auto a = std::make_shared<CatalogArgs>();
   sub.require_subcommand(1);
   auto* update = sub.add_subcommand("update", "Learn the releases NVIDIA's manifests list that no catalog knows (validated; fail-closed)");
   update->add_option("--mirror", a->mirror, "Base URL holding the same paths as NVIDIA's server (compute/cudnn/redist/...)");
   update->add_option("--label", a->labels, "Read this release's manifest (e.g. 9.19.0) instead of the listing's new ones (repeatable)");
   update->add_option("--timeout", a->timeout_s, "Give up when no data arrives for this many seconds (default 60)");
-  update->add_flag("--json", shared_io.json, "Print one JSON document");
   auto* list = sub.add_subcommand("list", "Every archive the catalogs know: version, platform, CUDA variant, and where the row comes from");
   list->add_option("--platform", a->platform, "Only this platform (linux-x86_64, linux-sbsa, windows-x86_64, ...)");
-  list->add_flag("--json", shared_io.json, "Print one JSON document");
   return [a, update](Io& io) -> Result<ExitCode> { return update->parsed() ? run_catalog_update(*a, io) : run_catalog_list(*a, io); };
 }
 

@@ -17,7 +17,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/json_text.hpp"
+#include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
@@ -30,7 +30,7 @@
 
 namespace cudnnctl {
 
-CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
+CommandRun setup_doctor(CLI::App& sub, Io&) {
   auto opts = std::make_shared<DoctorOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to diagnose (default: found from the environment)");
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
@@ -39,7 +39,6 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   auto list_checks = std::make_shared<bool>(false);
   sub.add_flag("--list-checks", *list_checks, "List every check (id, layer, what it checks) and exit");
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.doctor/1)");
   auto catalog = std::make_shared<std::string>();
   sub.add_option("--catalog", *catalog, "Release catalog JSON to use instead of the built-in one (minimum drivers, GPUs)");
   auto html = std::make_shared<std::string>();
@@ -59,7 +58,12 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
   return [opts, html, catalog, path_value, path_value_given, path_files, list_checks](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
-      io.out << (io.json ? json_text(doctor_checks_json()) + "\n" : doctor_checks_text());
+      if (io.json) {
+        io.schema = document_schema("doctor-checks");
+        io.set_body(doctor_checks_json());
+      } else {
+        io.out << doctor_checks_text();
+      }
       return ExitCode::ok;
     }
     for (const auto& id : opts->only_checks)
@@ -99,7 +103,7 @@ CommandRun setup_doctor(CLI::App& sub, Io& shared_io) {
       out.close();
       if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
     }
-    if (io.json) io.out << json_text(doctor_json(report)) << "\n";
+    if (io.json) io.set_body(doctor_json(report));
     else io.out << doctor_text(report);
     return doctor_exit_code(report);
   };

@@ -16,6 +16,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/explain_gpu_here.hpp"
+#include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/explain/explain.hpp"
@@ -263,10 +264,9 @@ std::string indented(const std::string& text) {
 
 } // namespace
 
-CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
+CommandRun setup_explain(CLI::App& sub, Io&) {
   auto opts = std::make_shared<ExplainOptions>();
   sub.add_option("input", opts->input, "The log to read: a file, or - for standard input (default)");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document (schema cudnnctl.explain/1) with every match and its line");
   sub.add_option("--cuda-path", opts->cuda_path, "The toolkit the fix lines' cudnnctl commands should name (they then run as printed)")
       ->type_name("DIR");
   sub.add_flag("--here", opts->here,
@@ -284,7 +284,7 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
     CauseFolder folder;  // a later message that follows from an earlier cause is folded under it
     HereChecker checker(opts->driver_library);
     if (io.json)
-      io.out << "{\n  \"ok\": true,\n  \"schema\": \"cudnnctl.explain/1\",\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
+      io.out << "{\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
     // Matches are written as they are found (JSON) or grouped by signature (text): nothing grows with the log.
     const auto scan = scan_lines(in, [&](std::string_view line, std::size_t line_no) {
       for (auto& m : explain_line(line, line_no)) {
@@ -308,10 +308,11 @@ CommandRun setup_explain(CLI::App& sub, Io& shared_io) {
     if (io.json) {
       const nlohmann::json tail{{"bytes_read", scan.bytes}, {"truncated", scan.truncated}, {"harmless", harmless},
                                 {"actionable", actionable}, {"causes", folder.cause_count()},
-                                {"first_cause", folder.first_cause() ? nlohmann::json(folder.first_cause()) : nlohmann::json()},
-                                {"warnings", io.warnings}};
-      auto rest = json_text(tail);  // "{\n  ...\n}": its members follow the matches
+                                {"first_cause", folder.first_cause() ? nlohmann::json(folder.first_cause()) : nlohmann::json()}};
+      // the envelope's fields (schema, ok, exit_code, warnings) close the streamed document
+      auto rest = json_text(json_envelope(io.schema, to_int(code), io.warnings, tail, nullptr));  // "{\n  ...\n}": its members follow the matches
       io.out << (matches ? "\n  ],\n" : "],\n") << rest.substr(2) << "\n";
+      io.document_written = true;
       return code;
     }
     print_groups(io.out, groups, opts->cuda_path);

@@ -9,6 +9,7 @@
 #include "cudnnctl/archive/extract_to_folder.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/archive_match_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/platform/files.hpp"
@@ -24,9 +25,9 @@ struct ExtractCommandOptions {
 };
 } // namespace
 
-CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
+CommandRun setup_extract(CLI::App& sub, Io&) {
   auto opts = std::make_shared<ExtractCommandOptions>();
-  add_archive_options(sub, opts->archive, shared_io);
+  add_archive_options(sub, opts->archive);
   sub.add_option("--to", opts->to, "Folder to create (must not exist, or be empty)")->required();
   add_name_encoding_option(sub, opts->name_encoding);
   sub.add_option("--threads", opts->threads, "Inflate with this many threads (default: one per core); for a zip, hashing the archive is one of their jobs");
@@ -59,17 +60,15 @@ CommandRun setup_extract(CLI::App& sub, Io& shared_io) {
       for (const auto& e : x.listing.entries)
         entries.push_back({{"name", e.name}, {"type", std::string(to_string(e.type))}, {"size", e.size},
                            {"link_target", e.link_target.empty() ? nlohmann::json(nullptr) : nlohmann::json(e.link_target)}});
-      nlohmann::json j{{"ok", true},
-                       {"path", p.path},
+      nlohmann::json j{{"path", p.path},
                        {"to", dest},
                        {"sha256", done->verify.sha256},
                        {"verified", done->verify.matched.has_value()},
-                       {"matched_origin", done->verify.matched ? nlohmann::json(done->verify.matched->origin) : nlohmann::json(nullptr)},
+                       {"matched", archive_match_json(done->verify.matched)},
                        {"files", x.files},
                        {"bytes", x.bytes_written},
-                       {"entries", entries},
-                       {"warnings", io.warnings}};
-      io.out << json_text(j) << "\n";
+                       {"entries", entries}};
+      io.set_body(j);
     } else {
       io.out << fmt::format("extracted {} files ({} bytes) from {}\n  into     {}\n  sha256   {} ({})\n", x.files, x.bytes_written, p.path,
                             dest, done->verify.sha256,

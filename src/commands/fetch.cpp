@@ -100,7 +100,7 @@ Result<MachineFacts> fetch_machine_facts(const FetchOptions& opts, FetchRequest&
 }
 } // namespace
 
-CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
+CommandRun setup_fetch(CLI::App& sub, Io&) {
   auto opts = std::make_shared<FetchOptions>();
   sub.add_option("version", opts->req.version, "cuDNN version: 9.1.0.70, 9.1.0 or 9.1 (the newest build)")->required();
   sub.add_option("--platform", opts->req.platform, "linux-x86_64, linux-sbsa, windows-x86_64, ... (default: this machine)");
@@ -110,7 +110,6 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
   sub.add_option("--catalog", opts->catalog, "Release catalog JSON to use instead of the built-in one");
   sub.add_option("--timeout", opts->req.stall_timeout_s, "Give up when no data arrives for this many seconds (default 60)");
   sub.add_flag("--offline", opts->req.offline, "Never touch the network: the cache's verified copy or an error (no manifest is read)");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit the archive is for (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--driver-library", opts->driver_library,
                  "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
@@ -122,8 +121,7 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
     CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release(req, facts, catalogs, io, false));
     if (opts->dry_run) {
       if (io.json)
-        io.out << json_text(nlohmann::json{{"ok", true}, {"dry_run", true}, {"resolution", release_choice_json(choice)}, {"warnings", io.warnings}})
-               << "\n";
+        io.set_body(nlohmann::json{{"dry_run", true}, {"resolution", release_choice_json(choice)}});
       else
         render_release_choice(choice, io.out);
       return ExitCode::ok;
@@ -131,15 +129,13 @@ CommandRun setup_fetch(CLI::App& sub, Io& shared_io) {
     warn_passed_over(choice, io);
     CUDNNCTL_TRY_ASSIGN(const auto out, fetch_for(req, catalogs, io));
     if (io.json) {
-      io.out << json_text(nlohmann::json{{"ok", true},
-                                         {"path", out.path},
+      io.set_body(nlohmann::json{{"path", out.path},
                                          {"url", out.url},
                                          {"sha256", out.sha256},
                                          {"downloaded", out.downloaded},
                                          {"resumed", out.resumed},
                                          {"bytes", out.bytes},
-                                         {"resolution", release_choice_json(choice)}})
-             << "\n";
+                                         {"resolution", release_choice_json(choice)}});
     } else {
       io.out << fmt::format("{} {}\n  from    {}\n  sha256  {} (matches the catalog)\n", out.downloaded ? "downloaded" : "cached    ",
                             out.path, out.url, out.sha256);

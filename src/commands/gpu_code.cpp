@@ -81,10 +81,9 @@ void print_code(std::ostream& out, const std::string& path, const GpuCode& code)
 
 } // namespace
 
-CommandRun setup_gpu_code(CLI::App& sub, Io& shared_io) {
+CommandRun setup_gpu_code(CLI::App& sub, Io&) {
   auto opts = std::make_shared<GpuCodeOptions>();
   sub.add_option("paths", opts->paths, "Libraries (ELF .so, PE .dll) or folders of them")->required();
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
     std::vector<std::string> files;
     for (const auto& p : opts->paths) {
@@ -103,7 +102,7 @@ CommandRun setup_gpu_code(CLI::App& sub, Io& shared_io) {
       if (io.json) libraries.push_back(code_to_json(f, code));
       else print_code(io.out, f, code);
     }
-    if (io.json) io.out << json_text({{"ok", true}, {"libraries", libraries}, {"warnings", io.warnings}}) << "\n";
+    if (io.json) io.set_body({{"libraries", libraries}});
     return ExitCode::ok;
   };
 }

@@ -46,11 +46,10 @@ Result<std::optional<ArchiveFloor>> floor_of_file(const std::string& path, const
 }
 } // namespace
 
-CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
+CommandRun setup_inspect(CLI::App& sub, Io&) {
   auto opts = std::make_shared<InspectOptions>();
   sub.add_option("archive", opts->archive, "Archive path or file name (the file need not exist)")->required();
   sub.add_option("--catalog", opts->catalog, "Release catalog JSON to use instead of the built-in one");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
     Catalog storage;
     CUDNNCTL_TRY_ASSIGN(const auto* catalog, select_catalog(opts->catalog, storage));
@@ -62,12 +61,10 @@ CommandRun setup_inspect(CLI::App& sub, Io& shared_io) {
     CUDNNCTL_TRY_ASSIGN(const auto floor, floor_of_file(opts->archive, name));
     if (io.json) {
       auto j = contract_to_json(contract);
-      j["ok"] = true;
       j["advisories"] = advisories_to_json(advisories);
       j["library_floor"] = floor ? floor_to_json(floor->libraries.floor, floor->host) : nlohmann::json(nullptr);
       j["gpu_code"] = floor ? archive_gpu_code_to_json(floor->libraries.gpu_code) : nlohmann::json(nullptr);
-      j["warnings"] = io.warnings;
-      io.out << json_text(j) << "\n";
+      io.set_body(j);
     } else {
       print_contract(io.out, contract);
       if (floor) {

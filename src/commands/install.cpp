@@ -13,6 +13,7 @@
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/device_gate.hpp"
+#include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
@@ -100,9 +101,7 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
 // install VERSION --dry-run: the choice, nothing downloaded or placed.
 ExitCode render_choice_only(const ReleaseChoice& choice, Io& io) {
   if (io.json) {
-    io.out << json_text(nlohmann::json{{"ok", true}, {"changed", false}, {"dry_run", true}, {"resolution", release_choice_json(choice)},
-                                       {"warnings", io.warnings}})
-           << "\n";
+    io.set_body(nlohmann::json{{"changed", false}, {"dry_run", true}, {"resolution", release_choice_json(choice)}});
     return ExitCode::ok;
   }
   render_release_choice(choice, io.out);
@@ -172,20 +171,18 @@ void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::
                     const std::optional<ReleaseChoice>& choice, Io& io) {
   const auto receipt_file = native_utf8(path_from_utf8(receipt_path(state_dir_of(toolkit))));
   if (io.json) {
-    nlohmann::json j{{"ok", true},
-                     {"changed", o.changed},
+    nlohmann::json j{{"changed", o.changed},
                      {"dry_run", o.dry_run},
                      {"summary", o.summary},
-                     {"toolkit", {{"root", toolkit.root}, {"version", toolkit.version}, {"found_by", toolkit.found_by}, {"reason", reason}}},
+                     {"toolkit", toolkit_json(toolkit, reason)},
                      {"plan", plan_json(o.plan)},
                      {"receipt", o.receipt ? nlohmann::json::parse(receipt_to_json(*o.receipt)) : nlohmann::json(nullptr)},
                      {"receipt_path", o.dry_run ? nlohmann::json(nullptr) : nlohmann::json(receipt_file)},
                      {"recovered", o.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.recovered)},
                      {"path", path.report ? path_report_json(*path.report) : nlohmann::json(nullptr)},
                      {"github", path.github},
-                     {"resolution", choice ? release_choice_json(*choice) : nlohmann::json(nullptr)},
-                     {"warnings", io.warnings}};
-    io.out << json_text(j) << "\n";
+                     {"resolution", choice ? release_choice_json(*choice) : nlohmann::json(nullptr)}};
+    io.set_body(j);
     return;
   }
   io.out << o.summary << "\n";
@@ -202,9 +199,9 @@ void render_install(const InstallOutcome& o, const Toolkit& toolkit, const std::
 }
 } // namespace
 
-CommandRun setup_install(CLI::App& sub, Io& shared_io) {
+CommandRun setup_install(CLI::App& sub, Io&) {
   auto opts = std::make_shared<InstallCommandOptions>();
-  add_archive_options(sub, opts->archive, shared_io);
+  add_archive_options(sub, opts->archive);
   sub.get_option("archive")->description("The archive file, or a release to choose for this machine and fetch: latest, 9, 9.19, 9.19.0.56");
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to install into (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   add_name_encoding_option(sub, opts->name_encoding);
@@ -249,10 +246,9 @@ CommandRun setup_install(CLI::App& sub, Io& shared_io) {
   };
 }
 
-CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
+CommandRun setup_uninstall(CLI::App& sub, Io&) {
   auto cuda_path = std::make_shared<std::string>();
   sub.add_option("--cuda-path", *cuda_path, "The CUDA toolkit to uninstall from (default: found from the environment)");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [cuda_path](Io& io) -> Result<ExitCode> {
     std::string reason;
     CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(*cuda_path, std::nullopt, reason));
@@ -260,15 +256,13 @@ CommandRun setup_uninstall(CLI::App& sub, Io& shared_io) {
     CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
     if (!outcome.recovered.empty()) io.warn(outcome.recovered);
     if (io.json) {
-      io.out << json_text(nlohmann::json{{"ok", true},
-                               {"changed", outcome.changed},
+      io.set_body(nlohmann::json{{"changed", outcome.changed},
                                {"summary", outcome.summary},
                                {"removed", outcome.removed},
                                {"restored", outcome.restored},
                                {"kept", outcome.kept},
                                {"recovered", outcome.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.recovered)},
-                               {"toolkit", toolkit.root},
-                               {"warnings", io.warnings}}) << "\n";
+                               {"toolkit", toolkit_json(toolkit, reason)}});
     } else {
       io.out << outcome.summary << "\n";
     }

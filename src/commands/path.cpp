@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/env/path_apply.hpp"
@@ -50,7 +51,7 @@ void print_path_text(Io& io, const PathReport& report, const Toolkit& toolkit, c
 
 } // namespace
 
-CommandRun setup_path(CLI::App& sub, Io& shared_io) {
+CommandRun setup_path(CLI::App& sub, Io&) {
   auto opts = std::make_shared<PathOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit (default: found from the environment)");
   sub.add_option("--scope", opts->scope, "process (this shell), user or machine (Windows registry)")
@@ -62,8 +63,10 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
       ->check(CLI::IsMember({"bash", "fish", "pwsh"}));
   sub.add_option("--consumer", opts->consumer, "A program or library whose RUNPATH (Linux) or folder (Windows) joins the search order");
   sub.add_option("--root", opts->root, "System root for ld.so.conf.d (tests and image builders)")->group("");
-  sub.add_flag("--json", shared_io.json, "Print one JSON document");
   return [opts](Io& io) -> Result<ExitCode> {
+    if (io.json && !opts->shell.empty())
+      return fail(ErrorCode::usage, "--shell prints lines for a shell to eval, not a JSON document: it cannot be used with --json",
+                  "drop --shell (the JSON document carries every shell's lines under \"shell\") or drop --json");
     if (!opts->consumer.empty())
       CUDNNCTL_TRY(platform::require_regular_file(opts->consumer, "the consumer (--consumer)"));
     std::string reason;
@@ -95,8 +98,7 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
     }
     if (io.json) {
       auto j = path_report_json(report);
-      j["ok"] = true;
-      j["toolkit"] = {{"root", toolkit.root}, {"version", toolkit.version}, {"reason", reason}};
+      j["toolkit"] = toolkit_json(toolkit, reason);
       j["applied"] = applied.summary.empty() ? nlohmann::json(nullptr) : nlohmann::json(applied.summary);
       j["github"] = github;
       j["next"] = {{"apply", plan.apply_command}, {"this_shell", plan.eval_command}};
@@ -104,8 +106,7 @@ CommandRun setup_path(CLI::App& sub, Io& shared_io) {
         j["shell"] = {{"bash", shell_lines(plan, Shell::bash)}, {"fish", shell_lines(plan, Shell::fish)}, {"pwsh", shell_lines(plan, Shell::pwsh)}};
       else
         j["shell"] = nullptr;
-      j["warnings"] = io.warnings;
-      io.out << json_text(j) << "\n";
+      io.set_body(j);
       return ExitCode::ok;
     }
     print_path_text(io, report, toolkit, reason, applied);

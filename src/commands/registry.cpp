@@ -1,6 +1,10 @@
 #include <array>
 #include <filesystem>
+#include <memory>
 #include <ostream>
+#include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
@@ -22,6 +26,8 @@ void Io::warn(const std::string& text) {
   warnings.push_back(text);
   if (!json) err << "warning: " << terminal_safe(text) << "\n";
 }
+
+void Io::set_body(nlohmann::json fields) { body = std::make_shared<nlohmann::json>(std::move(fields)); }
 
 std::span<const CommandSpec> all_commands() {
   static constexpr std::array<CommandSpec, 17> k_commands{{

@@ -1,7 +1,7 @@
-// cudnnctl trace [--json] [--output FILE] [--html FILE] [--want VERSION] -- COMMAND [ARGS...]
+// cudnnctl [--json] trace [--output FILE] [--html FILE] [--want VERSION] -- COMMAND [ARGS...]
 // Runs COMMAND with the load trace and reports what it loaded. COMMAND's standard input, output and error are
-// its own (untouched); the report goes to standard error after COMMAND ends, or to --output FILE; cudnnctl
-// exits with COMMAND's exit code.
+// its own (untouched); the report goes to standard error after COMMAND ends (with --json: the one JSON
+// document, on standard output after COMMAND's own), or to --output FILE; cudnnctl exits with COMMAND's exit code.
 #include <algorithm>
 #include <fstream>
 #include <memory>
@@ -15,6 +15,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/platform/environment.hpp"
@@ -28,7 +29,6 @@ namespace {
 
 struct TraceOptions {
   std::vector<std::string> command;
-  bool json = false;
   std::string output;
   std::string html;
   std::string want;
@@ -46,7 +46,6 @@ Result<bool> write_file(const std::string& path, const std::string& text) {
 
 CommandRun setup_trace(CLI::App& sub, Io&) {
   auto opts = std::make_shared<TraceOptions>();
-  sub.add_flag("--json", opts->json, "Write the report as one JSON document (schema cudnnctl.trace/1) instead of text");
   sub.add_option("--output", opts->output, "Write the report to this file instead of standard error (e.g. /dev/fd/3)");
   sub.add_option("--html", opts->html, "Also write the report as one HTML page to this file");
   sub.add_option("--want", opts->want, "The cuDNN version the program was built with (e.g. 9.8): an older or other-major cuDNN is a fault");
@@ -71,12 +70,19 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
 
     const auto report = build_trace_report(parse_trace_events(run.events), real_trace_seams(env), opts->want);
     const TraceRunInfo info{opts->command, run.exit_code, run.signal};
-    // JSON through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the command's
-    // exit code); text with control characters escaped, to standard error and to --output alike.
-    const auto text = opts->json ? json_text(trace_json(report, info)) + "\n" : terminal_safe(trace_text(report, info));
-    if (opts->output.empty()) io.err << text;
-    else
-      CUDNNCTL_TRY(write_file(opts->output, text));
+    // --json: the envelope around the report, on standard output (after the command's own output) or in
+    // --output FILE, through the one writer (ASCII, invalid UTF-8 replaced: never a throw that would lose the
+    // command's exit code); text with control characters escaped, to standard error or --output.
+    if (io.json && opts->output.empty()) {
+      io.set_body(trace_json(report, info));
+    } else if (io.json) {
+      CUDNNCTL_TRY(write_file(opts->output, json_text(json_envelope(io.schema, run.exit_code, io.warnings, trace_json(report, info), nullptr)) + "\n"));
+      io.document_written = true;
+    } else if (opts->output.empty()) {
+      io.err << terminal_safe(trace_text(report, info));
+    } else {
+      CUDNNCTL_TRY(write_file(opts->output, terminal_safe(trace_text(report, info))));
+    }
     if (!opts->html.empty())
       CUDNNCTL_TRY(write_file(opts->html, trace_html(report, info)));
     return ChildExit{run.exit_code};

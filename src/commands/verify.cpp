@@ -11,6 +11,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/archive_match_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/platform/files.hpp"
@@ -23,9 +24,9 @@ struct VerifyOptions {
 };
 } // namespace
 
-CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
+CommandRun setup_verify(CLI::App& sub, Io&) {
   auto opts = std::make_shared<VerifyOptions>();
-  add_archive_options(sub, opts->archive, shared_io);
+  add_archive_options(sub, opts->archive);
   return [opts](Io& io) -> Result<ExitCode> {
     CatalogSource catalogs(opts->archive.catalog);
     CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(opts->archive, io, catalogs));
@@ -44,16 +45,13 @@ CommandRun setup_verify(CLI::App& sub, Io& shared_io) {
     CUDNNCTL_TRY_ASSIGN(auto outcome, judge_hash(p.path, size, actual, p.expected, opts->archive.allow_unverified));
     if (!outcome.matched) io.warn(fmt::format("'{}' is UNVERIFIED: no expected hash is known (--allow-unverified)", p.path));
     if (io.json) {
-      nlohmann::json j{{"ok", true},
-                       {"path", p.path},
+      nlohmann::json j{{"path", p.path},
                        {"size", size},
                        {"sha256", actual},
                        {"verified", outcome.matched.has_value()},
-                       {"matched", outcome.matched ? nlohmann::json{{"sha256", outcome.matched->sha256}, {"origin", outcome.matched->origin}}
-                                                    : nlohmann::json(nullptr)},
-                       {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)},
-                       {"warnings", io.warnings}};
-      io.out << json_text(j) << "\n";
+                       {"matched", archive_match_json(outcome.matched)},
+                       {"canonical_name", p.name ? nlohmann::json(p.name->canonical) : nlohmann::json(nullptr)}};
+      io.set_body(j);
     } else if (outcome.matched) {
       io.out << fmt::format("verified  {}\n  sha256   {}\n  matches  {}\n  size     {}\n", p.path, actual, outcome.matched->origin,
                             size);

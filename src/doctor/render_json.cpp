@@ -1,9 +1,11 @@
-// The doctor's report as one JSON document (schema cudnnctl.doctor/1).
+// The doctor's report: the body of its JSON document (schema cudnnctl.doctor/2; the envelope is the app's).
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/env/shadow_report_json.hpp"
+#include "cudnnctl/env/toolkit_json.hpp"
 
 namespace cudnnctl {
 
@@ -16,20 +18,10 @@ nlohmann::json doctor_json(const DoctorReport& r) {
                       {"cause", or_null(c.cause)}, {"fix", or_null(c.fix)}});
   std::map<std::string, int> counts;
   for (const auto& c : r.checks) ++counts[std::string(to_string(c.status))];
-  json search = nullptr;
-  if (r.search) {
-    search = {{"origin", r.search_origin}, {"order", json::array()}, {"copies", json::array()}};
-    for (const auto& d : r.search->order) search["order"].push_back({{"dir", d.dir}, {"via", d.via}, {"local", or_null(d.local)}});
-    for (const auto& c : r.search->copies)
-      search["copies"].push_back({{"dir", c.dir}, {"via", c.via}, {"major", c.major}, {"file", c.main_file}, {"version", c.version},
-                                  {"wins", c.wins}, {"installed", c.installed}});
-  }
-  return {{"schema", "cudnnctl.doctor/1"},
-          {"toolkit", r.toolkit ? json{{"root", r.toolkit->root}, {"version", r.toolkit->version}, {"os", std::string(to_string(r.toolkit->os))}}
-                                : json(nullptr)},
+  return {{"toolkit", r.toolkit ? toolkit_json(*r.toolkit) : json(nullptr)},
           {"offline", r.offline},
           {"notes", r.notes},
-          {"search_path", search},
+          {"shadow_scan", r.search ? shadow_report_json(*r.search, r.search_origin) : json(nullptr)},
           {"checks", checks},
           {"counts", counts},
           {"exit_code", to_int(doctor_exit_code(r))}};

@@ -8,6 +8,7 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
+#include "cudnnctl/env/shadow_report_json.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -71,17 +72,7 @@ nlohmann::json path_report_json(const PathReport& r) {
          {"toolkit_cudnn", r.cudnn_file.empty() ? json(nullptr) : json(r.cudnn_file)},
          {"list_problem", p.list_problem.empty() ? json(nullptr) : json(p.list_problem)},
          {"notes", r.notes}};
-  if (r.shadows) {
-    json copies = json::array();
-    for (const auto& c : r.shadows->copies)
-      copies.push_back({{"dir", c.dir}, {"via", c.via}, {"file", c.main_file}, {"major", c.major}, {"version", c.version},
-                        {"wins", c.wins}, {"installed", c.installed}, {"machine", c.machine}, {"other_machine", c.other_machine}});
-    json order = json::array();
-    for (const auto& o : r.shadows->order) order.push_back({{"dir", o.dir}, {"via", o.via}});
-    j["shadow_scan"] = {{"order", order}, {"copies", copies}, {"explanations", r.shadows->explanations}};
-  } else {
-    j["shadow_scan"] = nullptr;
-  }
+  j["shadow_scan"] = r.shadows ? shadow_report_json(*r.shadows) : json(nullptr);
   return j;
 }
 

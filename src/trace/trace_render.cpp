@@ -92,7 +92,7 @@ nlohmann::json trace_json(const TraceReport& r, const TraceRunInfo& run) {
     const auto& s = signature(f.signature);
     faults.push_back({{"signature", s.id}, {"title", s.title}, {"pid", f.pid}, {"detail", f.detail}, {"cause", s.cause}, {"fix", s.fix}});
   }
-  return {{"schema", "cudnnctl.trace/1"}, {"command", run.command}, {"exit_code", run.exit_code}, {"signal", run.signal},
+  return {{"command", run.command}, {"exit_code", run.exit_code}, {"signal", run.signal},
           {"processes", procs},         {"libraries", libs},       {"missing", missing},           {"faults", faults}};
 }
 

@@ -248,11 +248,11 @@ TEST_CASE("offline Windows through the CLI: PATH from registry exports, JSON, HT
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["offline"] == true);
   CHECK(j["toolkit"]["os"] == "windows");
-  REQUIRE(j["search_path"].is_object());
-  CHECK_THAT(j["search_path"]["origin"].get<std::string>(), Catch::Contains("machine.reg + "));
+  REQUIRE(j["shadow_scan"].is_object());
+  CHECK_THAT(j["shadow_scan"]["origin"].get<std::string>(), Catch::Contains("machine.reg + "));
   // System32, the System and the Windows folder, then the machine Path (System32, then the toolkit through
   // %CUDA_PATH%), then the user's
-  const auto& order = j["search_path"]["order"];
+  const auto& order = j["shadow_scan"]["order"];
   REQUIRE(order.size() >= 6);
   CHECK(order[1]["via"] == "System folder");
   CHECK(order[2]["via"] == "Windows folder");
@@ -261,7 +261,7 @@ TEST_CASE("offline Windows through the CLI: PATH from registry exports, JSON, HT
   CHECK(order[4]["dir"] == "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin");
   CHECK(order[5]["dir"] == "C:\\tools\\old-cudnn\\bin");
   bool toolkit_wins = false;
-  for (const auto& c : j["search_path"]["copies"]) toolkit_wins = toolkit_wins || (c["wins"] == true && c["installed"] == true);
+  for (const auto& c : j["shadow_scan"]["copies"]) toolkit_wins = toolkit_wins || (c["wins"] == true && c["installed"] == true);
   CHECK(toolkit_wins);
   std::ifstream in(html);
   std::stringstream page;

@@ -1,5 +1,5 @@
 #pragma once
-// Options every command accepts, before or after the command's name: -v/--verbose and --log-file.
+// Options every command accepts, before or after the command's name: -v/--verbose, --log-file and --json.
 #include <string>
 
 #include "cudnnctl/base/log.hpp"
@@ -13,12 +13,17 @@ namespace cudnnctl {
 struct GlobalOptions {
   int verbosity = 0;     // how many -v were given, before and after the command's name together
   std::string log_file;  // --log-file: the log goes there instead of stderr
+  bool json = false;     // --json: one JSON document on stdout (docs/json.md)
   bool log_to_parent = false;  // --log-to-parent (the child commands only): stderr carries relay lines
 };
 
 /// Adds -v/--verbose (repeatable) and --log-file to `app`; called on the program and on each command,
 /// all writing into the same `options`.
 void add_global_options(CLI::App& app, GlobalOptions& options);
+
+/// Adds --json to `app` (the app adds it to the program, every command and every subcommand: one option,
+/// accepted before or after the command's words).
+void add_json_option(CLI::App& app, GlobalOptions& options);
 
 /// Adds the hidden --log-to-parent to a child command (`__probe`, `__workload`): without --log-file, or
 /// when it cannot append to that file, its log goes to stderr as relay lines its parent writes into its

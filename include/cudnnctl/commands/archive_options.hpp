@@ -19,8 +19,8 @@ struct ArchiveOptions {
 };
 
 /// The archive (a positional: declare a command's earlier positionals first), --sha256, --sha256-file,
-/// --allow-unverified, --catalog and --json: every command that takes an archive file takes these.
-void add_archive_options(CLI::App& sub, ArchiveOptions& opts, Io& io);
+/// --allow-unverified and --catalog: every command that takes an archive file takes these.
+void add_archive_options(CLI::App& sub, ArchiveOptions& opts);
 /// --name-encoding, for the commands that read the archive's member names (extract, install, bundle swap).
 void add_name_encoding_option(CLI::App& sub, std::string& encoding);
 

@@ -6,7 +6,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/command_status.hpp"
 #include "cudnnctl/base/error.hpp"
@@ -20,18 +23,28 @@ namespace cudnnctl {
 class Catalog;
 
 /// Where a command writes, and how. Human output goes to `out`, warnings and progress to `err`;
-/// with --json a command writes exactly one JSON document to `out`.
+/// with --json a command hands its own fields to set_body() and the app prints them, wrapped in the one envelope
+/// (commands/json_envelope.hpp), as exactly one JSON document on `out`, on success and on failure alike.
 struct Io {
+  Io(std::ostream& out_stream, std::ostream& err_stream, bool json_document = false, bool tty = false, bool color = false,
+     std::vector<std::string> collected = {}, std::ostream* terminal = nullptr)
+      : out(out_stream), err(err_stream), json(json_document), err_is_tty(tty), err_color(color), warnings(std::move(collected)),
+        err_raw(terminal) {}
   std::ostream& out;
   std::ostream& err;
-  bool json = false;
+  bool json = false;  // --json, the one global option (app/global_options.hpp), before or after the command
   bool err_is_tty = false;  // progress bars only on a terminal
   bool err_color = false;   // and in color only where NO_COLOR is unset and the terminal takes escapes
   std::vector<std::string> warnings;  // collected; human mode prints them as they come
   // The terminal itself, for the progress line's '\r' redraws and colour; `err` is the same stream with every
   // control character of a name or a message escaped (terminal_safe). Null: `err` is used as it is.
   std::ostream* err_raw = nullptr;
+  std::string schema;  // the document's schema ("cudnnctl.doctor/2"), set by the app for the command; a command may name another
+  std::shared_ptr<nlohmann::json> body;  // --json: the command's own fields (set_body; a failure may leave some); null: none
+  bool document_written = false;  // the command wrote its document elsewhere itself (trace --output FILE)
   void warn(const std::string& text);
+  /// --json: the command's own fields, which the app prints inside the envelope.
+  void set_body(nlohmann::json fields);
   /// The stream the progress line draws on (after what `err` holds was written out).
   std::ostream& progress_stream();
 };
