@@ -15,8 +15,11 @@ import argparse
 import glob
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -24,6 +27,26 @@ from archive_bench import ROOT, measure  # noqa: E402
 
 
 ROUND3_DOCTOR_NO_GPU = 0.059  # seconds, bench/RESULTS.md of round 3
+
+
+def measure_cpu(name, cmd, runs):
+    """Like archive_bench.measure, with the CPU seconds (user + system, children included) of each run:
+    on a shared machine the CPU time is what the load does not change."""
+    stats = os.path.join(tempfile.gettempdir(), f"cudnnctl-doctor-bench-{os.getpid()}")
+    walls, cpus = [], []
+    for i in range(runs + 1):  # the first is a warm-up
+        t0 = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%U %S", "-o", stats, "sh", "-c", cmd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t0
+        with open(stats) as f:
+            user, sys_ = f.read().split()[-2:]
+        if i:
+            walls.append(wall)
+            cpus.append(float(user) + float(sys_))
+    os.remove(stats)
+    row = {"name": name, "min": min(walls), "median": statistics.median(walls), "cpu": statistics.median(cpus)}
+    print(f"  {name:<44} min {row['min']:6.3f} s   median {row['median']:6.3f} s   CPU {row['cpu']:6.3f} s", flush=True)
+    return row
 
 
 def make_pyenv_shims(root):
@@ -51,10 +74,10 @@ def shim_rounds(binaries, cuda_path, runs):
         shims, prefix = make_pyenv_shims(os.path.join(root, "pyenv"))
         env = f"env -u VIRTUAL_ENV -u CONDA_PREFIX PATH='{shims}':\"$PATH\" XDG_STATE_HOME='{root}/state'"
         print(f"\npyenv shims (0.3 s each) at {shims} on PATH, running {prefix}:")
-        r = {"shim": measure("python3 -c pass through the shim", f"{env} python3 -c pass", None, runs)}
+        r = {"shim": measure_cpu("python3 -c pass through the shim", f"{env} python3 -c pass", runs)}
         for tag, exe in binaries:
-            r[f"doctor {tag}"] = measure(f"doctor --no-gpu ({tag})", f"{env} '{exe}' doctor --no-gpu --cuda-path '{cuda_path}' >/dev/null; true", None, runs)
-            r[f"list {tag}"] = measure(f"bundle list ({tag})", f"{env} '{exe}' bundle list >/dev/null", None, runs)
+            r[f"doctor {tag}"] = measure_cpu(f"doctor --no-gpu ({tag})", f"{env} '{exe}' doctor --no-gpu --cuda-path '{cuda_path}' >/dev/null; true", runs)
+            r[f"list {tag}"] = measure_cpu(f"bundle list ({tag})", f"{env} '{exe}' bundle list >/dev/null", runs)
         return r
     finally:
         shutil.rmtree(root, ignore_errors=True)
@@ -87,6 +110,9 @@ def main():
     print(f"  doctor --no-gpu (<= 0.10 s)                       {d:6.3f} s  {'met' if d <= 0.10 else 'NOT MET'}")
     print(f"  doctor --no-gpu / round 3's 0.059 s               {d / ROUND3_DOCTOR_NO_GPU:6.2f}")
     print(f"  bundle list (<= 0.15 s)                           {l:6.3f} s  {'met' if l <= 0.15 else 'NOT MET'}")
+    dc, lc = s["doctor this build"]["cpu"], s["list this build"]["cpu"]
+    print(f"  CPU seconds: doctor --no-gpu {dc:.3f} (its probe child included), bundle list {lc:.3f}: the wall time "
+          f"of a machine with a free core for each")
     if args.baseline:
         print(f"  doctor --no-gpu / baseline's                      {d / s['doctor baseline']['median']:6.2f}")
         print(f"  bundle list / baseline's                          {l / s['list baseline']['median']:6.2f}")
