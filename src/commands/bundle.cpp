@@ -1,5 +1,6 @@
 // `cudnnctl bundle list|swap|unbundle|restore`: framework-bundled cuDNN (docs/bundles.md), and the
 // hidden `__bundle_load DIR` child that proves a copy loads.
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -9,9 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_ops.hpp"
 #include "cudnnctl/bundle/bundle_probe.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/bundle/python_sites.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
@@ -50,18 +53,22 @@ nlohmann::json bundle_json(const Bundle& b) {
 std::vector<std::string> sites_to_scan(const BundleArgs& a, Io& io) {
   std::vector<std::string> sites = a.sites;
   auto pythons = a.pythons;
+  const platform::ProcessEnvironment env;
   if (a.sites.empty() && a.pythons.empty()) {
     pythons = {"python3", "python"};
-    sites = env_bundle_sites(platform::ProcessEnvironment{});
+    sites = env_bundle_sites(env);
   }
+  // each distinct interpreter asked once, all at once, and none whose folders its layout names
+  auto disk = make_real_python_disk();
+  std::vector<std::string> exes;
   for (const auto& py : pythons) {
-    auto found = python_site_dirs(py);
-    if (!found) {
-      io.warn(fmt::format("could not ask {} for its site-packages: {}", py, found.error().message));
-      continue;
-    }
-    for (auto& s : *found) sites.push_back(std::move(s));
+    if (auto exe = find_on_path(py, env, platform::path_list_separator() == ';', *disk); !exe.empty()) exes.push_back(std::move(exe));
+    else io.warn(fmt::format("could not ask {} for its site-packages: not on PATH", py));
   }
+  std::error_code ec;
+  const auto found = collect_python_sites(plan_python_sites(exes, env, utf8_of(std::filesystem::current_path(ec)), *disk), python_site_dirs);
+  for (const auto& [exe, why] : found.not_asked) io.warn(fmt::format("could not ask {} for its site-packages: {}", exe, why));
+  sites.insert(sites.end(), found.sites.begin(), found.sites.end());
   return sites;
 }
 

@@ -28,9 +28,26 @@ const std::vector<std::string>& version_header_names() {
   return names;
 }
 
+namespace {
+
+bool contains_cudnn(std::string_view name) {
+  constexpr std::string_view word = "cudnn";
+  for (std::size_t i = 0; i + word.size() <= name.size(); ++i) {
+    std::size_t k = 0;
+    while (k < word.size() && (name[i + k] | 0x20) == word[k]) ++k;
+    if (k == word.size()) return true;
+  }
+  return false;
+}
+
+} // namespace
+
 std::optional<CudnnFile> classify_cudnn_file(std::string_view name, Os os) {
   static const std::regex so(R"(^lib(cudnn(?:_[a-z_]+)?)\.so\.(\d+)((?:\.\d+)*)$)");
   static const std::regex dll(R"(^(cudnn(?:_[a-z_]+)?)64_(\d+)\.dll$)", std::regex::icase);
+  // both patterns spell "cudnn" (the DLL's in any case): most names a folder walk meets are ruled out here,
+  // without a regex (a site-packages of 200 distributions holds some 30 000 names)
+  if (!contains_cudnn(name)) return std::nullopt;
   const std::string n(name);
   std::smatch m;
   if (os == Os::windows) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <set>
 
 #include <fmt/format.h>
@@ -179,9 +180,13 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
+  // the bundles' folder walk (and any interpreter it must ask) beside the search path's and the frameworks'
+  // gathering: it writes f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
+  std::future<void> bundles;
+  if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
   if (needs & need_frameworks) gather_frameworks(f, env, sys);
-  if (needs & need_bundles) gather_bundles(f, o, env, sys);
+  if (bundles.valid()) bundles.get();
   gather_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
   if (!f.offline && (needs & need_probe)) gather_probe(f, o, sys);

@@ -1,32 +1,34 @@
 // Framework bundles of cuDNN for the bundles.* checks, found the way `cudnnctl bundle list` finds them (the
 // bundle module's scan), through the DoctorSystem seam.
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/bundle/python_sites.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 
 namespace cudnnctl {
 
 namespace {
 
-// The interpreter `name` the environment's PATH runs (python3, python; python.exe on Windows), as a path;
-// empty when no PATH folder holds it. The environment given is searched, not this process's.
-std::string on_path(const std::string& name, const platform::Environment& env, Os os, DoctorSystem& sys) {
-  const auto path = env.get("PATH").value_or("");
-  const auto file = os == Os::windows ? name + ".exe" : name;
-  for (const auto entry : split(path, os == Os::windows ? ';' : ':')) {
-    std::string dir(entry);
-    if (dir.empty()) continue;  // the current folder is not searched for a program to run
-    while (dir.size() > 1 && (dir.back() == '/' || dir.back() == '\\')) dir.pop_back();
-    const auto candidate = dir + (os == Os::windows ? "\\" : "/") + file;
-    if (sys.exists(candidate) && !sys.is_dir(candidate)) return candidate;
-  }
-  return {};
-}
+// The doctor's seam as the disk python_sites reads: every look goes through `sys`.
+class SystemPythonDisk final : public PythonDisk {
+public:
+  explicit SystemPythonDisk(DoctorSystem& sys) : m_sys(sys) {}
+  bool exists(const std::string& path) override { return m_sys.exists(path); }
+  bool is_dir(const std::string& path) override { return m_sys.is_dir(path); }
+  std::optional<std::string> read_text(const std::string& path) override { return m_sys.read_text(path, 1 << 16); }
+  std::vector<std::string> list_dir(const std::string& dir) override { return m_sys.list_dir(dir); }
+  std::string real_path(const std::string& path) override { return m_sys.real_path(path); }
+
+private:
+  DoctorSystem& m_sys;
+};
 
 } // namespace
 
@@ -42,19 +44,19 @@ void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
     // this machine's Python environments serve only a toolkit of this machine
     if (f.offline || t->os != f.host_os) return;
     sites = env_bundle_sites(env);
+    // python3 and python on the environment's PATH, each distinct interpreter asked once, and none whose
+    // folders its layout names (python_sites.hpp)
+    SystemPythonDisk disk(sys);
+    std::vector<std::string> exes;
     for (const char* py : {"python3", "python"}) {
-      const auto exe = on_path(py, env, f.host_os, sys);
-      if (exe.empty()) {
-        b.not_asked.push_back(fmt::format("{} (not on PATH)", py));
-        continue;
-      }
-      auto found = sys.python_sites(exe);
-      if (!found) {
-        b.not_asked.push_back(fmt::format("{} ({})", exe, found.error().message));
-        continue;
-      }
-      for (auto& s : *found) sites.push_back(std::move(s));
+      if (auto exe = find_on_path(py, env, f.host_os == Os::windows, disk); !exe.empty()) exes.push_back(std::move(exe));
+      else b.not_asked.push_back(fmt::format("{} (not on PATH)", py));
     }
+    std::error_code ec;
+    const auto cwd = utf8_of(std::filesystem::current_path(ec));
+    auto found = collect_python_sites(plan_python_sites(exes, env, cwd, disk), [&sys](const std::string& exe) { return sys.python_sites(exe); });
+    for (auto& s : found.sites) sites.push_back(std::move(s));
+    for (const auto& [exe, why] : found.not_asked) b.not_asked.push_back(fmt::format("{} ({})", exe, why));
   }
   for (auto& s : sites)
     if (std::find(b.looked_in.begin(), b.looked_in.end(), s) == b.looked_in.end()) b.looked_in.push_back(std::move(s));

@@ -38,6 +38,11 @@ public:
     std::error_code ec;
     return fs::is_directory(path_from_utf8(path), ec);
   }
+  std::string real_path(const std::string& path) override {
+    std::error_code ec;
+    const auto p = fs::canonical(path_from_utf8(path), ec);
+    return ec ? path : utf8_of(p);
+  }
   std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
     return read_text_file(path_from_utf8(path), max_bytes);
   }

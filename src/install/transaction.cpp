@@ -1,10 +1,14 @@
 #include "cudnnctl/install/transaction.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <optional>
 #include <set>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -255,19 +259,42 @@ Result<void> apply_moves(InstallFs& fs, const std::string& state_dir, const Root
   return {};
 }
 
+// fs.flush of every path, several at once: each fsync mostly waits on the disk, and fsyncs that wait
+// together share the file system's journal commits (one after another, 32 files cost 32 commits). Every
+// flush has returned when this does; the first failing path's error (in `paths` order) is returned.
+Result<void> flush_all(InstallFs& fs, const std::vector<std::string>& paths) {
+  constexpr std::size_t k_flushers = 8;
+  std::vector<std::optional<Error>> errors(paths.size());
+  std::atomic<std::size_t> next{0};
+  auto flusher = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < paths.size();)
+      if (auto ok = fs.flush(paths[i]); !ok) errors[i] = ok.error();
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::min(k_flushers, paths.size()); ++t) threads.emplace_back(flusher);
+  flusher();
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) return Unexpected<Error>(std::move(*e));
+  return {};
+}
+
 // Before the commit point: the moved files and the folders whose entries changed are on the disk, so
-// "fully old or fully new" also holds across a power loss.
+// "fully old or fully new" also holds across a power loss. The files first, then the folders (a folder's
+// fsync after its new entries' files: the names never point at data that is not on the disk).
 Result<void> flush_moves(InstallFs& fs, const Journal& j) {
   std::set<std::string> folders;
+  std::vector<std::string> files;
   for (const auto& m : j.moves) {
-    if (auto ok = fs.flush(m.to); !ok) return ok;
+    files.push_back(m.to);
     folders.insert(parent_of(m.to));
     folders.insert(parent_of(m.from));
   }
+  CUDNNCTL_TRY(flush_all(fs, files));
+  std::vector<std::string> existing;
   for (const auto& f : folders)
-    if (fs.entry(f) != FsEntry::missing)
-      if (auto ok = fs.flush(f); !ok) return ok;
-  return {};
+    if (fs.entry(f) != FsEntry::missing) existing.push_back(f);
+  return flush_all(fs, existing);
 }
 
 Result<void> check_journal(const Journal& j, const std::string& state_dir, const Roots& roots) {

@@ -255,6 +255,21 @@ TEST_CASE("gathering bundles: --site alone, else the environment's folders and t
     CHECK(sys.bundle_scans == 0);
     CHECK(sys.pythons_asked.empty());
   }
+  SECTION("python3 and python of a venv are read from its pyvenv.cfg through the seam: no Python is asked") {
+    const platform::MapEnvironment venv_env(std::map<std::string, std::string>{
+        {"VIRTUAL_ENV", "/venv"}, {"HOME", "/home/u"}, {"PATH", "/venv/bin"}, {"CUDNNCTL_BUNDLE_STATE", "/state"}});
+    FakeSystem sys;
+    sys.files["/venv/bin/python3"] = "#!";
+    sys.files["/venv/bin/python"] = "#!";
+    sys.files["/venv/pyvenv.cfg"] = "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n";
+    auto f = toolkit_facts();
+    f.bundles = {};
+    gather_bundles(f, DoctorOptions{}, venv_env, sys);
+    CHECK(sys.pythons_asked.empty());
+    CHECK(f.bundles.not_asked.empty());
+    CHECK(sys.bundle_sites_asked == std::vector<std::string>{"/venv/lib", "/venv/Lib/site-packages", "/venv/Library/bin",
+                                                             "/venv/lib/python3.12/site-packages", "/home/u/.local/lib/python3.12/site-packages"});
+  }
 }
 
 namespace {

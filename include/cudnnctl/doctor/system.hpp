@@ -24,6 +24,8 @@ public:
   virtual std::vector<std::string> list_dir(const std::string& dir) = 0;
   virtual bool exists(const std::string& path) = 0;
   virtual bool is_dir(const std::string& path) = 0;
+  /// `path` with its symbolic links resolved; `path` itself when it cannot be (the default: no links).
+  virtual std::string real_path(const std::string& path) { return path; }
   /// A regular file's text, at most max_bytes; nullopt when it is missing, not a regular file or larger.
   virtual std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes = 1 << 20) = 0;
   virtual Result<ElfDynamicInfo> read_elf(const std::string& path) = 0;
