@@ -5,8 +5,12 @@
 #   scripts/mingw-deps.sh            prints the prefix (last line of stdout)
 # Environment: CUDNNCTL_MINGW_DEPS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/cudnnctl-mingw-deps)
 # apt is used with a private sources list, lists and cache: the system's apt configuration is untouched.
+# Installs what it needs when missing (mingw-w64, make, cmake, dpkg-dev for apt-get source).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/scripts/packages.sh"
+ensure_packages "mingw-w64 libraries" g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 make cmake ninja-build \
+  dpkg-dev xz-utils ca-certificates
 CACHE=${CUDNNCTL_MINGW_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-mingw-deps}
 RECIPE=2   # bump when the build recipe below changes
 SUITE=${CUDNNCTL_DEBIAN_SUITE:-bookworm}
