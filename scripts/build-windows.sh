@@ -4,7 +4,7 @@
 # scripts/release.sh puts both into dist/ and writes the zip's Scoop and winget manifests (the release's URL).
 # Third-party libraries come from Debian's packages, built once by scripts/mingw-deps.sh into a cache
 # outside the repo; a second run rebuilds only cudnnctl. Zip archives only (CUDNNCTL_TAR=OFF: Windows cuDNN
-# archives are zips; no libarchive/liblzma keeps a cold build short, see README).
+# archives are zips; no libarchive/liblzma keeps a cold build short, see docs/windows.md).
 #   scripts/build-windows.sh [extra cmake -D options]      (BUILD_DIR=build-windows by default)
 # On a fresh Debian/Ubuntu machine it installs what it needs first (mingw-w64, CMake, Ninja, zip, ...).
 set -euo pipefail

@@ -46,7 +46,7 @@ case $os in
   Linux) ;;
   MINGW*|MSYS*|CYGWIN*|Windows*) die "on Windows install cudnnctl.exe with winget (winget install Cudnnctl.Cudnnctl), Scoop, pip (pip install cudnnctl) or from the release's windows-x86_64 zip" ;;
   Darwin) die "there is no macOS build of cudnnctl (cuDNN has no macOS release)" ;;
-  *) die "no cudnnctl build for the OS '$os'; build it from source (README: Building)" ;;
+  *) die "no cudnnctl build for the OS '$os'; build it from source (README.md: Build from source)" ;;
 esac
 case $machine in
   x86_64|amd64|x64) arch=x86_64 ;;

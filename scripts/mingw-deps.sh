@@ -18,7 +18,7 @@ MIRROR=${CUDNNCTL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 TRIPLE=x86_64-w64-mingw32
 CC=$TRIPLE-gcc-posix
 JOBS=$(nproc)
-# zip only: the Windows build reads no tar archives (CUDNNCTL_TAR=OFF), so no libarchive or liblzma (README)
+# zip only: the Windows build reads no tar archives (CUDNNCTL_TAR=OFF), so no libarchive or liblzma (docs/windows.md)
 SRC_PKGS=(libdeflate libzip)
 BIN_PKGS=(libz-mingw-w64-dev libfmt-dev nlohmann-json3-dev libcli11-dev libspdlog-dev)
 log() { echo "mingw-deps: $*" >&2; }

@@ -105,6 +105,17 @@ def check_contents():
             body = z.read(path)
             want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(body).digest()).rstrip(b"=").decode()
             check(digest == want and size == str(len(body)), f"RECORD hash and size of {path}")
+    # win_amd64: the script is cudnnctl.exe (a stand-in with an AMD64 PE header: the exe is build-windows.sh's)
+    pe = bytearray(b"MZ" + bytes(62))
+    pe[60:64] = (64).to_bytes(4, "little")
+    stand_in = os.path.join(TMP, "cudnnctl.exe")
+    with open(stand_in, "wb") as f:
+        f.write(bytes(pe) + b"PE\0\0" + (0x8664).to_bytes(2, "little") + bytes(20))
+    win = make_wheel(stand_in, "win_amd64", os.path.join(TMP, "win"))
+    check(os.path.basename(win) == f"cudnnctl-{version}-py3-none-win_amd64.whl", f"win_amd64 wheel name {os.path.basename(win)}")
+    with zipfile.ZipFile(win) as z:
+        check(f"cudnnctl-{version}.data/scripts/cudnnctl.exe" in z.namelist() and "Tag: py3-none-win_amd64\n" in
+              z.read(f"cudnnctl-{version}.dist-info/WHEEL").decode(), f"win_amd64 wheel holds cudnnctl.exe, one tag: {z.namelist()}")
     # the binary's machine is checked: an ELF is not a win_amd64 script
     rc, text = run([sys.executable, MAKE_WHEEL, CUDNNCTL, "win_amd64", os.path.join(TMP, "wrong")])
     check(rc != 0 and "not a PE binary" in text and not os.path.exists(os.path.join(TMP, "wrong")),
