@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds cudnnctl.exe for Windows x86_64 with mingw-w64, statically (one file, no DLL beside it), and the
-# release archive build-windows/cudnnctl-<version>-windows-x86_64.zip (exe, LICENSE, README, docs), and its
-# Scoop and winget manifests in build-windows/manifests (scripts/release_manifests.py).
+# release archive build-windows/cudnnctl-<version>-windows-x86_64.zip (exe, LICENSE, README, docs).
+# scripts/release.sh puts both into dist/ and writes the zip's Scoop and winget manifests (the release's URL).
 # Third-party libraries come from Debian's packages, built once by scripts/mingw-deps.sh into a cache
 # outside the repo; a second run rebuilds only cudnnctl. Zip archives only (CUDNNCTL_TAR=OFF: Windows cuDNN
-# archives are zips; no libarchive/liblzma keeps a cold build short, see README).
+# archives are zips; no libarchive/liblzma keeps a cold build short, see docs/windows.md).
 #   scripts/build-windows.sh [extra cmake -D options]      (BUILD_DIR=build-windows by default)
+# On a fresh Debian/Ubuntu machine it installs what it needs first (mingw-w64, CMake, Ninja, zip, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/packages.sh
+ensure_packages "Windows build" cmake ninja-build python3 zip g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64
 BUILD_DIR=${BUILD_DIR:-build-windows}
 start=$SECONDS
 PREFIX=$(scripts/mingw-deps.sh | tail -n1)
@@ -42,7 +45,5 @@ mkdir -p "$stage"
 cp "$EXE" LICENSE README.md "$stage/"
 cp -r docs "$stage/docs"
 (cd "$BUILD_DIR/release" && zip -X -q -r "../$name.zip" "$name")
-# the package managers' manifests for this zip (Scoop JSON, winget YAML set), SHA-256 filled in (README, Windows)
-python3 scripts/release_manifests.py "$BUILD_DIR/$name.zip" "$version" "$BUILD_DIR/manifests"
 echo "build-windows: $EXE ($(stat -c %s "$EXE") bytes; imports: $(echo $imports))" >&2
 echo "build-windows: $BUILD_DIR/$name.zip ($(stat -c %s "$BUILD_DIR/$name.zip") bytes) in $((SECONDS - start)) s" >&2

@@ -5,8 +5,12 @@
 #   scripts/mingw-deps.sh            prints the prefix (last line of stdout)
 # Environment: CUDNNCTL_MINGW_DEPS_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/cudnnctl-mingw-deps)
 # apt is used with a private sources list, lists and cache: the system's apt configuration is untouched.
+# Installs what it needs when missing (mingw-w64, make, cmake, dpkg-dev for apt-get source).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+source "$ROOT/scripts/packages.sh"
+ensure_packages "mingw-w64 libraries" g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 make cmake ninja-build \
+  dpkg-dev xz-utils ca-certificates
 CACHE=${CUDNNCTL_MINGW_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-mingw-deps}
 RECIPE=2   # bump when the build recipe below changes
 SUITE=${CUDNNCTL_DEBIAN_SUITE:-bookworm}
@@ -14,7 +18,7 @@ MIRROR=${CUDNNCTL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 TRIPLE=x86_64-w64-mingw32
 CC=$TRIPLE-gcc-posix
 JOBS=$(nproc)
-# zip only: the Windows build reads no tar archives (CUDNNCTL_TAR=OFF), so no libarchive or liblzma (README)
+# zip only: the Windows build reads no tar archives (CUDNNCTL_TAR=OFF), so no libarchive or liblzma (docs/windows.md)
 SRC_PKGS=(libdeflate libzip)
 BIN_PKGS=(libz-mingw-w64-dev libfmt-dev nlohmann-json3-dev libcli11-dev libspdlog-dev)
 log() { echo "mingw-deps: $*" >&2; }

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Writes the package-manager manifests for a Windows release zip (scripts/build-windows.sh calls it):
+"""Writes the package-manager manifests for a Windows release zip (scripts/release.sh calls it):
 a Scoop manifest (cudnnctl.json) and a winget portable manifest set (version, installer, defaultLocale
 YAML, manifest schema 1.9.0), with the zip's SHA-256 filled in.
 
-    scripts/release_manifests.py ZIP VERSION OUT_DIR [--url URL]
+    scripts/release_manifests.py ZIP VERSION OUT_DIR [--base-url URL | --url URL]
 
-URL is where the zip will be published (default: $CUDNNCTL_RELEASE_URL, else a placeholder under
-example.invalid that a release must replace). The zip holds one top folder cudnnctl-VERSION-windows-x86_64
-with cudnnctl.exe in it (build-windows.sh's layout).
+The zip is published at BASE_URL/<zip name>. BASE_URL defaults to the GitHub release of VERSION,
+https://github.com/OWNER/REPO/releases/download/vVERSION/, OWNER/REPO from $GITHUB_REPOSITORY (set in GitHub
+Actions), else from `git remote get-url origin` when it is on github.com; with neither, give --base-url.
+--url (or $CUDNNCTL_RELEASE_URL) gives the zip's whole URL instead. The zip holds one top folder
+cudnnctl-VERSION-windows-x86_64 with cudnnctl.exe in it (build-windows.sh's and release.sh's layout).
 """
 import argparse
 import hashlib
 import json
 import os
+import re
+import subprocess
 import sys
 
 PACKAGE_ID = "Cudnnctl.Cudnnctl"
@@ -49,16 +53,41 @@ def yaml_doc(schema_kind, fields):
     return "\n".join(lines) + "\n"
 
 
+def github_repository():
+    """OWNER/REPO of this checkout's GitHub project: $GITHUB_REPOSITORY, else the origin remote; '' when unknown."""
+    given = os.environ.get("GITHUB_REPOSITORY", "")
+    if re.fullmatch(r"[\w.-]+/[\w.-]+", given):
+        return given
+    try:
+        url = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "remote", "get-url", "origin"],
+                             capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    m = re.search(r"github\.com[:/]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$", url)
+    return f"{m.group(1)}/{m.group(2)}" if m else ""
+
+
+def release_base_url(version, given):
+    if given:
+        return given.rstrip("/") + "/"
+    repo = github_repository()
+    if not repo:
+        raise SystemExit("release_manifests: cannot tell the GitHub repository (no $GITHUB_REPOSITORY, no github.com "
+                         "origin remote): give --base-url, the folder the release files are published in")
+    return f"https://github.com/{repo}/releases/download/v{version}/"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("zip")
     ap.add_argument("version")
     ap.add_argument("out_dir")
-    ap.add_argument("--url", default=os.environ.get("CUDNNCTL_RELEASE_URL"))
+    ap.add_argument("--url", default=os.environ.get("CUDNNCTL_RELEASE_URL"), help="the zip's whole URL")
+    ap.add_argument("--base-url", default=None, help="the folder the release files are published in")
     args = ap.parse_args()
     name = os.path.basename(args.zip)
     top = name[: -len(".zip")]
-    url = args.url or f"https://example.invalid/cudnnctl/releases/v{args.version}/{name}"
+    url = args.url or release_base_url(args.version, args.base_url) + name
     with open(args.zip, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()
     os.makedirs(args.out_dir, exist_ok=True)

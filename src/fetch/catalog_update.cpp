@@ -36,8 +36,9 @@ Result<std::string> http_get_text(const std::string& url, std::size_t max_bytes,
   if (over) return body;  // the caller refuses it by its size, before it is parsed
   if (!got.ok)
     return fail(ErrorCode::io, fmt::format("cannot read {} from {}: {}", what, url, got.error),
-                got.status == 404 ? "the server has no such file: check the version and --mirror"
-                                  : "check the network and --mirror (a mirror serves NVIDIA's paths below compute/cudnn/redist/)",
+                !got.hint.empty()    ? got.hint
+                : got.status == 404 ? "the server has no such file: check the version and --mirror"
+                                    : "check the network and --mirror (a mirror serves NVIDIA's paths below compute/cudnn/redist/)",
                 url);
   return body;
 }

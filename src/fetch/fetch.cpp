@@ -154,8 +154,9 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
                 fmt::format("downloading {} failed: {} ({} of {} bytes kept in {}, to resume)", out.url,
                             got.error, have,
                             expected.size ? std::to_string(*expected.size) : std::string("?"), part),
-                status == 404 ? "the file is not at that address: check --mirror and the version"
-                              : "run the same command again to resume, or check the network and --mirror",
+                !got.hint.empty() ? got.hint
+                : status == 404   ? "the file is not at that address: check --mirror and the version"
+                                  : "run the same command again to resume, or check the network and --mirror",
                 out.url);
   }
   CUDNNCTL_TRY_ASSIGN(const auto h, sha256_file(part));

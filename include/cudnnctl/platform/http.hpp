@@ -20,6 +20,7 @@ struct HttpResult {
   bool ok = false;   // the whole body arrived with a 2xx status
   long status = 0;   // the final HTTP status (0: no response)
   std::string error; // why not ok, e.g. "The requested URL returned error: 404"
+  std::string hint;  // what to do, when the transport knows better than "try again" (e.g. which CA file to set)
 };
 
 /// Streams the body to `on_data`; returning false from it aborts the transfer (ok = false).
