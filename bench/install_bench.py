@@ -106,8 +106,8 @@ def main():
                     help="where the wheel and uv's venv are kept")
     ap.add_argument("--markdown")
     args = ap.parse_args()
-    subprocess.run(["bash", os.path.join(ROOT, "..", "shared", "bench", "make-fixtures.sh"), args.fixtures], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "fixtures", "make_realistic_archives.py"), args.fixtures],
+                   check=True, stdout=subprocess.DEVNULL)
     z = [os.path.join(args.fixtures, f) for f in os.listdir(args.fixtures) if f.endswith(".zip")][0]
     top = os.path.basename(z)[: -len(".zip")]
     ours = os.path.abspath(args.cudnnctl)
