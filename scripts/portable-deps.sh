@@ -74,14 +74,16 @@ fi
 PREFIX=$CACHE/$KEY
 
 # the compiler wrappers: one program name per tool, as CMake, autotools and OpenSSL's Configure expect
-wrappers() {
+# (rewritten only when they change: ccache keys on the compiler's mtime)
+wrapper() {  # wrapper NAME ZIG-ARGS...
+  local text
+  text=$(printf '#!/bin/sh\nexec "%s" %s "$@"' "$ZIG" "${*:2}")
+  [[ -f $PREFIX/bin/$1 && $(cat "$PREFIX/bin/$1") == "$text" ]] && return
   mkdir -p "$PREFIX/bin"
-  printf '#!/bin/sh\nexec "%s" cc -target %s "$@"\n' "$ZIG" "$TARGET" >"$PREFIX/bin/cc"
-  printf '#!/bin/sh\nexec "%s" c++ -target %s "$@"\n' "$ZIG" "$TARGET" >"$PREFIX/bin/c++"
-  printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$ZIG" >"$PREFIX/bin/ar"
-  printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$ZIG" >"$PREFIX/bin/ranlib"
-  chmod +x "$PREFIX/bin/"*
+  echo "$text" >"$PREFIX/bin/$1"
+  chmod +x "$PREFIX/bin/$1"
 }
+wrappers() { wrapper cc cc -target "$TARGET"; wrapper c++ c++ -target "$TARGET"; wrapper ar ar; wrapper ranlib ranlib; }
 # small CMake packages for the header-only libraries, naming only this prefix (as mingw-deps.sh)
 pkg() {  # pkg NAME TARGET VERSION [definitions]
   mkdir -p "$PREFIX/lib/cmake/$1"
@@ -131,7 +133,7 @@ apt-get "${APT[@]}" -qq download "${BIN_PKGS[@]}"
 for deb in ./*.deb; do dpkg-deb -x "$deb" bin; done
 srcdir() { find "$WORK" -maxdepth 1 -type d -name "$1-*" | head -n1; }
 export CC=$PREFIX/bin/cc CXX=$PREFIX/bin/c++ AR=$PREFIX/bin/ar RANLIB=$PREFIX/bin/ranlib
-export CFLAGS="-O2 -fPIC" CCACHE_DISABLE=1
+export CFLAGS="-O2 -fPIC -w" CCACHE_DISABLE=1  # -w: the libraries' own warnings are not ours to read
 step() { log "$1: $((SECONDS - t)) s"; t=$SECONDS; }
 t=$SECONDS
 
@@ -194,8 +196,9 @@ case $ARCH in x86_64) ossl_target=linux-x86_64 ;; aarch64) ossl_target=linux-aar
 (cd "$(srcdir openssl)" && ./Configure "$ossl_target" --prefix="$PREFIX" --libdir=lib --openssldir=/etc/ssl \
    no-shared no-tests no-module no-dso no-engine no-comp no-legacy no-ssl3 no-dtls no-srp no-idea no-mdc2 \
    no-rc5 no-camellia no-seed no-sm2 no-sm3 no-sm4 no-whirlpool no-cast no-bf no-rc2 no-aria no-gost no-ct \
-   no-cms no-ts no-ui-console no-docs >/dev/null 2>&1 &&
- make -s -j"$JOBS" build_libs >/dev/null 2>&1 && make -s install_dev >/dev/null)
+   no-cms no-ts no-ui-console >"$WORK/openssl.log" 2>&1 &&
+ make -s -j"$JOBS" build_libs >>"$WORK/openssl.log" 2>&1 && make -s install_dev >>"$WORK/openssl.log" 2>&1) ||
+  { tail -n 30 "$WORK/openssl.log" >&2; exit 1; }
 step openssl
 
 # libcurl: HTTP and HTTPS only (OpenSSL, zlib); nothing of LDAP, SSH, RTMP, IDN, PSL, HTTP/2, brotli, zstd
