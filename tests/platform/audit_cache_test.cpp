@@ -68,7 +68,7 @@ TEST_CASE("audit cache: a link in the module's place is replaced, and what it po
   CHECK(fs::exists(elsewhere));
 }
 
-TEST_CASE("audit cache: a folder open to others is closed; a link as the folder is refused", "[audit_cache]") {
+TEST_CASE("audit cache: a folder open to others is closed, a link as the folder is refused", "[audit_cache]") {
   TempDir tmp;
   const auto open_dir = tmp.path() / "open";
   fs::create_directories(open_dir);
