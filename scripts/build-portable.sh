@@ -4,13 +4,15 @@
 # above GLIBC_2.17, the trace audit module carried inside (platform/audit_cache.hpp). Zig cross-compiles both
 # from this machine (cmake/zig-linux.cmake); the libraries come from scripts/portable-deps.sh (built once, cached).
 #   scripts/build-portable.sh <x86_64|aarch64> [OUTDIR]      (OUTDIR default dist/linux-<arch>)
-# Writes OUTDIR/cudnnctl; the last line of stdout is its path. The build folder is build-portable-<arch>
+# Writes OUTDIR/cudnnctl; the last line of stdout is its absolute path. The build folder is build-portable-<arch>
 # (BUILD_DIR overrides); a second run rebuilds only what changed. CUDNNCTL_JOBS: parallel jobs (default 2).
 set -euo pipefail
 ARCH=${1:?usage: build-portable.sh <x86_64|aarch64> [OUTDIR]}
 case $ARCH in x86_64|aarch64) ;; *) echo "build-portable: unknown arch $ARCH (x86_64 or aarch64)" >&2; exit 2 ;; esac
+OUTDIR=${2:-}
+[[ -z $OUTDIR || $OUTDIR == /* ]] || OUTDIR=$PWD/$OUTDIR  # relative to the caller's folder
 cd "$(dirname "$0")/.."
-OUTDIR=${2:-dist/linux-$ARCH}
+OUTDIR=${OUTDIR:-$PWD/dist/linux-$ARCH}
 BUILD_DIR=${BUILD_DIR:-build-portable-$ARCH}
 JOBS=${CUDNNCTL_JOBS:-2}
 start=$SECONDS
