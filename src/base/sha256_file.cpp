@@ -27,8 +27,11 @@ Result<std::string> sha256_file(const std::string& path, const ProgressFn& progr
   const auto file = path_from_utf8(path);  // the UTF-8 seam: a narrow name is the ANSI code page on Windows
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return open_failed(path, ENOENT);
+  // A buffer of our own, not an unbuffered stream: libc++ (the portable build's C++ library) reads an
+  // unbuffered filebuf 4 bytes per system call; libstdc++ still reads requests larger than it straight into buf.
+  std::vector<char> stream_buffer(1 << 16);
   std::ifstream in;
-  in.rdbuf()->pubsetbuf(nullptr, 0);  // reads of a whole buffer go to the file directly
+  in.rdbuf()->pubsetbuf(stream_buffer.data(), static_cast<std::streamsize>(stream_buffer.size()));
   errno = 0;
   in.open(file, std::ios::binary);
   if (!in) return open_failed(path, errno ? errno : EACCES);

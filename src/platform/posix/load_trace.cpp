@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "child_exec.hpp"
+#include "cudnnctl/platform/audit_cache.hpp"
 
 #ifndef CUDNNCTL_AUDIT_NAME
 #define CUDNNCTL_AUDIT_NAME "libcudnnctl_audit.so"
@@ -44,6 +45,8 @@ Result<std::string> find_audit_library() {
   }
   for (const auto& c : candidates)
     if (fs::is_regular_file(c, ec)) return fs::weakly_canonical(c, ec).string();
+  // the portable single-file build carries the module inside itself (audit_cache.hpp)
+  if (has_embedded_audit_library()) return write_embedded_audit_library();
   return fail(ErrorCode::file_not_found, fmt::format("the audit library {} is not installed beside cudnnctl", CUDNNCTL_AUDIT_NAME),
               "reinstall cudnnctl (it installs lib/cudnnctl/libcudnnctl_audit.so), or set CUDNNCTL_AUDIT_LIB to its path");
 }
@@ -56,11 +59,18 @@ namespace {
 std::string trace_token() {
   unsigned char bytes[16] = {};
   std::size_t have = 0;
+  // the getrandom system call, not glibc's getrandom() (2.25): the portable build runs on glibc 2.17;
+  // kernels before 3.17 have no such call, and then /dev/urandom gives the bytes
   while (have < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + have, sizeof bytes - have, 0);
+    const long n = ::syscall(SYS_getrandom, bytes + have, sizeof bytes - have, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     have += static_cast<std::size_t>(n);
+  }
+  if (have < sizeof bytes) {
+    if (std::ifstream urandom("/dev/urandom", std::ios::binary);
+        urandom.read(reinterpret_cast<char*>(bytes), sizeof bytes))
+      have = sizeof bytes;
   }
   std::string token;
   for (unsigned char b : bytes) token += fmt::format("{:02x}", b);
@@ -97,7 +107,7 @@ Result<TracedRun> run_with_load_trace(const std::vector<std::string>& argv, cons
   } cleanup{path};
 
   const std::string token = trace_token();
-  if (token.empty()) return fail(ErrorCode::io, "cannot make the trace's random token (getrandom failed)", "");
+  if (token.empty()) return fail(ErrorCode::io, "cannot make the trace's random token (neither getrandom nor /dev/urandom gave 16 bytes)", "");
   std::string audit = audit_library;
   if (const char* prev = std::getenv("LD_AUDIT"); prev && *prev) audit += std::string(":") + prev;
 

@@ -1,0 +1,28 @@
+# Cross-compiling the portable Linux cudnnctl with zig for an old glibc (<arch>-linux-gnu.2.17).
+# CUDNNCTL_PORTABLE_DEPS: the prefix scripts/portable-deps.sh <arch> built: static third-party libraries and
+# bin/{cc,c++,ar,ranlib}, zig wrappers that carry the target. Its folder name starts with the arch.
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CUDNNCTL_PORTABLE_DEPS)
+if(NOT CUDNNCTL_PORTABLE_DEPS)
+  set(CUDNNCTL_PORTABLE_DEPS "$ENV{CUDNNCTL_PORTABLE_DEPS}")
+endif()
+if(NOT EXISTS "${CUDNNCTL_PORTABLE_DEPS}/bin/cc")
+  message(FATAL_ERROR "CUDNNCTL_PORTABLE_DEPS must name a prefix made by scripts/portable-deps.sh")
+endif()
+get_filename_component(_cudnnctl_deps_name "${CUDNNCTL_PORTABLE_DEPS}" NAME)
+string(REGEX MATCH "^(x86_64|aarch64)" CMAKE_SYSTEM_PROCESSOR "${_cudnnctl_deps_name}")
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_C_COMPILER ${CUDNNCTL_PORTABLE_DEPS}/bin/cc)
+set(CMAKE_CXX_COMPILER ${CUDNNCTL_PORTABLE_DEPS}/bin/c++)
+set(CMAKE_AR ${CUDNNCTL_PORTABLE_DEPS}/bin/ar CACHE FILEPATH "zig ar")
+set(CMAKE_RANLIB ${CUDNNCTL_PORTABLE_DEPS}/bin/ranlib CACHE FILEPATH "zig ranlib")
+set(CMAKE_FIND_ROOT_PATH ${CUDNNCTL_PORTABLE_DEPS})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+# never the host's CMake packages or pkg-config files (they would add /usr/include and shared libraries)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(ENV{PKG_CONFIG_LIBDIR} "${CUDNNCTL_PORTABLE_DEPS}/lib/pkgconfig")
+set(ENV{PKG_CONFIG_SYSROOT_DIR} "")
+# only static libraries exist in the prefix; ask the find modules for them anyway
+set(OPENSSL_USE_STATIC_LIBS ON)
+set(ZLIB_USE_STATIC_LIBS ON)
