@@ -35,6 +35,7 @@ struct RangeAnswer {
   std::uint64_t got = 0;    // bytes written from `first` on
   std::uint64_t limit = 0;  // bytes the answer said it carries (its Content-Range, or the whole body)
   std::string error;
+  bool stalled = false;     // no byte for the stall timeout: asked again once per download, not per range
 };
 
 // One attempt's state; everything but the file and the atomics is guarded by `mu`.
@@ -53,6 +54,7 @@ struct Transfer {
   std::string url;          // the first answer's effective URL
   std::deque<ByteRange> queue;
   std::map<std::uint64_t, int> failures;  // by chunk index
+  int stalls = 0;           // answers that stalled, in the whole download
   std::atomic<Stop> stop{Stop::none};
   std::optional<Error> error;
   std::uint64_t hashed = 0;
@@ -213,6 +215,7 @@ RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uin
   if (!got.ok) {
     a.end = got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;
     a.error = got.error;
+    a.stalled = got.timed_out;
   } else if (!t.whole && a.got < a.limit) {
     a.end = RangeEnd::partial;
     a.error = fmt::format("{} of {} bytes announced", a.got, a.limit);
@@ -230,7 +233,7 @@ void settle_range(Transfer& t, ByteRange r, const RangeAnswer& a) {
     if (a.got < r.size()) t.queue.push_front(rest());  // a short range: the rest again
     break;
   case RangeEnd::partial:
-    if (const int tries = ++t.failures[chunk]; tries > t.req.retries_per_range) {
+    if (const int tries = ++t.failures[chunk]; tries > t.req.retries_per_range || (a.stalled && ++t.stalls > 1)) {
       lk.unlock();
       return t.halt(Stop::failed, download_error(t, fmt::format("bytes {}-{} failed {} times: {}", r.first, r.last, tries, a.error),
                                                  "run the same command again to resume, or check the network and --mirror"));
@@ -321,6 +324,7 @@ void first_request(Transfer& t, bool single) {
   std::unique_lock lk(t.mu);
   if (a.end == RangeEnd::partial && !t.whole && t.known && a.got > 0) {
     ++t.failures[from / std::max<std::uint64_t>(t.req.chunk_size, 1)];
+    t.stalls += a.stalled ? 1 : 0;
     return;  // the rest is planned with everything else
   }
   lk.unlock();

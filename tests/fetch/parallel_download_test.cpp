@@ -104,7 +104,8 @@ TEST_CASE("parallel download: dropped connections and short ranges are asked aga
   const auto shorter = download_parallel(site.request("short"));
   REQUIRE(shorter);
   CHECK(shorter->sha256 == site.sha);
-  CHECK(site.count("short bytes=") == 32);  // each 64 KiB range came as 40000 bytes, then the rest
+  // each 64 KiB range came as 40000 bytes, then the rest: 15 x 2, and the last range (16960 bytes) once
+  CHECK(site.count("short bytes=") == 31);
 }
 
 TEST_CASE("parallel download: an over-long answer is an error, never written past its range", "[parallel_download]") {

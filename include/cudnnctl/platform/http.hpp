@@ -33,6 +33,7 @@ struct HttpResult {
   bool ok = false;   // the whole body arrived with a 2xx status
   long status = 0;   // the final HTTP status (0: no response)
   std::string error; // why not ok, e.g. "The requested URL returned error: 404"
+  bool timed_out = false;  // stopped by the stall or connect timeout
   HttpHead head;     // the final response's facts (status, validators, Content-Range, effective URL)
 };
 

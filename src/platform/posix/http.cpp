@@ -81,6 +81,7 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
   out.head = transfer.head;
   out.head.status = out.status;
   out.ok = rc == CURLE_OK && head_ok;
+  out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
   if (transfer.head_refused) out.error = "the transfer was stopped";
   else if (!out.ok) out.error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
   return out;

@@ -69,6 +69,7 @@ HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, st
   HttpResult out;
   auto fail = [&](DWORD code) {
     out.error = winhttp_error(code);
+    out.timed_out = code == ERROR_WINHTTP_TIMEOUT;
     return out;
   };
   const std::wstring url = win::widen(req.url);
