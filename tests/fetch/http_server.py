@@ -10,7 +10,8 @@ answered 206 with Content-Range, also from byte 0. Modes:
   wrong        same length, different bytes
   stall        sends the headers and 1000 bytes, then nothing for 60 s
   norange      ignores Range and always sends 200 with the whole file
-  drop         every third answer is cut after half its bytes (a dropped connection)
+  drop         every third answer is cut after half its bytes (a dropped connection); the answer to the
+               rest of a cut range (the same last byte) is never cut
   short        answers at most 40000 bytes of a range (a correct, shorter Content-Range)
   long         Content-Range as asked, then 1000 bytes more than it announces
   laterno      the first answer honours Range, every later one is 200 with the whole file
@@ -30,6 +31,7 @@ import time
 ROOT = sys.argv[1]
 LOG = sys.argv[2] + ".log"
 COUNTS = {}
+CUT_ENDS = set()
 LOCK = threading.Lock()
 
 
@@ -93,8 +95,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", email.utils.formatdate(os.path.getmtime(path), usegmt=True))
         self.end_headers()
+        drop = False
+        if mode == "drop" and n % 3 == 0:
+            with LOCK:
+                drop = last not in CUT_ENDS
+                CUT_ENDS.add(last)
         try:
-            if mode == "truncate" or (mode == "drop" and n % 3 == 0):
+            if mode == "truncate" or drop:
                 self.wfile.write(body[: len(body) // 2])
                 self.wfile.flush()
                 self.close_connection = True
