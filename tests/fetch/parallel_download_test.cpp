@@ -75,7 +75,7 @@ TEST_CASE("parallel download: 16 ranges over 4 connections, hashed in order, no 
   CHECK(site.count("ok bytes=0-65535") == 1);
 }
 
-TEST_CASE("parallel download: one connection is one plain GET; a server without ranges gets one stream", "[parallel_download]") {
+TEST_CASE("parallel download: one connection is one plain GET, a server without ranges gets one stream", "[parallel_download]") {
   RangeSite site;
   const auto one = download_parallel(site.request("ok", 1));
   REQUIRE(one);
@@ -151,7 +151,7 @@ TEST_CASE("parallel download: a redirect to another host name: every range asked
   CHECK(site.count("ok bytes=") == 16);
 }
 
-TEST_CASE("parallel download: a cut download resumes from its sidecar; a hostile or stale sidecar is ignored", "[parallel_download]") {
+TEST_CASE("parallel download: a cut download resumes from its sidecar, a hostile or stale sidecar is ignored", "[parallel_download]") {
   RangeSite site;
   const auto cut = download_parallel(site.request("truncate", 2));
   REQUIRE_FALSE(cut);
