@@ -42,7 +42,9 @@ root, port_file, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     def log_message(self, *a): pass
-    def do_GET(self):
+    def do_HEAD(self):
+        self.do_GET(body=False)
+    def do_GET(self, body=True):
         path = os.path.join(root, self.path.lstrip("/").split("?")[0])
         if not os.path.isfile(path):
             self.send_error(404); return
@@ -58,6 +60,7 @@ class H(http.server.BaseHTTPRequestHandler):
         self.send_header("ETag", f'"{size}-{int(os.path.getmtime(path))}"')
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
+        if not body: return
         t0, sent, block = time.perf_counter(), 0, 1 << 18
         with open(path, "rb") as f:
             f.seek(first)
