@@ -2,6 +2,7 @@
 #include "cudnnctl/fetch/parallel_download.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -55,6 +56,7 @@ struct Transfer {
   std::deque<ByteRange> queue;
   std::map<std::uint64_t, int> failures;  // by chunk index
   int stalls = 0;           // answers that stalled, in the whole download
+  std::chrono::steady_clock::time_point saved_at = std::chrono::steady_clock::now();  // the sidecar's last write
   std::atomic<Stop> stop{Stop::none};
   std::optional<Error> error;
   std::uint64_t hashed = 0;
@@ -104,12 +106,23 @@ void start_hasher(Transfer& t) {
   if (!t.hasher.joinable()) t.hasher = std::thread([&t] { hash_prefix(t); });
 }
 
+void save_state(Transfer& t);
+
 void bytes_arrived(Transfer& t, std::uint64_t at, std::size_t n) {
-  std::lock_guard lk(t.mu);
-  const auto before = t.done.prefix();
-  t.done.add(at, at + n);
-  if (t.done.prefix() != before) t.cv.notify_all();
-  if (t.req.progress) t.req.progress(t.done.bytes(), t.v.total);
+  bool save = false;
+  {
+    std::lock_guard lk(t.mu);
+    const auto before = t.done.prefix();
+    t.done.add(at, at + n);
+    if (t.done.prefix() != before) t.cv.notify_all();
+    if (t.req.progress) t.req.progress(t.done.bytes(), t.v.total);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - t.saved_at >= std::chrono::seconds(1)) {  // a kill loses at most a second of bytes
+      t.saved_at = now;
+      save = true;
+    }
+  }
+  if (save) save_state(t);
 }
 
 void save_state(Transfer& t) {
@@ -154,7 +167,9 @@ RangeAnswer accept_first(Transfer& t, const platform::HttpHead& h, std::uint64_t
     t.v = now;
     t.legacy = false;
     a.limit = *h.range_last - first + 1;
-    if (auto sized = t.file.resize(now.total); !sized) return {RangeEnd::failed, 0, 0, sized.error().message};  // no stale tail
+    std::error_code ec;  // a longer .part file of another run: cut, so no stale tail outlives the download
+    if (const auto size = fs::file_size(path_from_utf8(t.req.part_path), ec); !ec && size > now.total)
+      if (auto cut = t.file.resize(now.total); !cut) return {RangeEnd::failed, 0, 0, cut.error().message};
   } else {
     return {RangeEnd::failed, 0, 0, fmt::format("unexpected answer HTTP {} to a range request", h.status)};
   }
@@ -190,6 +205,7 @@ RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uin
   RangeAnswer a;
   auto on_head = [&](const platform::HttpHead& h) {
     a = is_first ? accept_first(t, h, first, last) : accept_later(t, h, first, *last);
+    if (is_first && a.end == RangeEnd::complete) save_state(t);  // before the first byte: a kill leaves a sidecar
     return a.end == RangeEnd::complete;
   };
   auto on_data = [&](const char* p, std::size_t n) {

@@ -17,6 +17,7 @@ answered 206 with Content-Range, also from byte 0. Modes:
   laterno      the first answer honours Range, every later one is 200 with the whole file
   changeonce   the first answer is another file (other bytes, ETag "a"); later ones the real one
   changealways every answer has another ETag
+  slow         sends 10000 bytes every 0.2 s
   redirect     302 to http://localhost:PORT/ok/<path> (another host name for the same server)
 A missing file is 404. The chosen port is written to PORT_FILE; each request is appended to
 PORT_FILE.log as "MODE RANGE" (RANGE "-" when none).
@@ -105,6 +106,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(body[: len(body) // 2])
                 self.wfile.flush()
                 self.close_connection = True
+                return
+            if mode == "slow":
+                for at in range(0, len(body), 10000):
+                    self.wfile.write(body[at:at + 10000])
+                    self.wfile.flush()
+                    time.sleep(0.2)
                 return
             if mode == "stall":
                 self.wfile.write(body[:1000])
