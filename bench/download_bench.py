@@ -7,7 +7,7 @@ into a fresh CUDA 13 Windows-layout tree:
 
   cudnnctl install <version> --mirror http://127.0.0.1:PORT --catalog C   (a catalog with the fixture's hash)
   curl -sS -o FILE URL && cudnnctl install FILE --sha256-file ...
-  aria2c -x8 -s8 URL                                                     (the download alone)
+  cudnnctl fetch <version> --mirror ... and aria2c -x8 -s8 URL            (the download alone)
   uv pip install of the wheel from the same server (uv unzips while it downloads)
 
     bench/download_bench.py [--cudnnctl build/cudnnctl] [--fixtures DIR] [--runs N] [--rate BYTES_PER_S]
@@ -179,6 +179,9 @@ def main():
                 "curl": ("curl -O && cudnnctl install FILE", ["sh", "-c", f"curl -sSf -o '{dl}/{fixture}' '{url}' && '{ours}' install "
                                                                          f"'{dl}/{fixture}' --sha256 {sha} --cuda-path '{tree}'"], fresh),
             }
+            cmds["fetch"] = ("cudnnctl fetch VERSION --mirror (download alone)",
+                             [ours, "fetch", version, "--platform", "windows-x86_64", "--cuda", "13", "--mirror", base,
+                              "--catalog", catalog, "--cache", cache], fresh)
             if aria:
                 cmds["aria2c"] = ("aria2c -x8 -s8 (download alone)", [aria, "-q", "-x8", "-s8", "-k1M", "--allow-overwrite=true",
                                                                       "-d", dl, "-o", fixture, url], fresh)
@@ -217,6 +220,12 @@ def main():
                 verdict = "" if goal is None else (f"<= {goal}: met" if value <= goal else f"<= {goal}: NOT MET")
                 print(f"  {label:<9} / {rows[peer][0]:<66} {value:6.2f}  {verdict}")
                 ratio_lines.append(f"| {label} | cudnnctl / {rows[peer][0]} | {value:.2f} | {verdict} |")
+    print("\nthe download alone (cudnnctl fetch / aria2c -x8, medians):")
+    for label, rows in results.items():
+        if "aria2c" in rows:
+            value = rows["fetch"][1] / rows["aria2c"][1]
+            print(f"  {label:<9} {value:6.2f}")
+            ratio_lines.append(f"| {label} | cudnnctl fetch / {rows['aria2c'][0]} | {value:.2f} | |")
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(f"{args.runs} interleaved rounds, {fixture} ({size} bytes), limit {args.rate / 1e6:.0f} MB/s per connection.\n\n")
