@@ -2,7 +2,12 @@
 #include "cudnnctl/fetch/download_state.hpp"
 
 #include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <vector>
+
+#include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
 
@@ -85,6 +90,30 @@ std::optional<DownloadState> parse_download_state(std::string_view text) {
   for (std::size_t i = 4; i + 1 < lines.size(); ++i)
     if (!take_done_line(lines[i], *total, floor, out)) return std::nullopt;
   return out;
+}
+
+std::optional<DownloadState> read_download_state(const std::string& path) {
+  std::ifstream in(path_from_utf8(path), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text;
+  char buf[4096];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > (k_state_max_extents + 8) * 48) return std::nullopt;  // larger than any sidecar we write
+  }
+  return parse_download_state(text);
+}
+
+bool write_download_state(const std::string& path, const DownloadState& state) {
+  const auto tmp = path_from_utf8(path + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << format_download_state(state);
+    if (!out.flush()) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path_from_utf8(path), ec);
+  return !ec;
 }
 
 } // namespace cudnnctl

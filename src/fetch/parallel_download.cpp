@@ -6,7 +6,6 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -37,6 +36,7 @@ struct RangeAnswer {
   std::uint64_t limit = 0;  // bytes the answer said it carries (its Content-Range, or the whole body)
   std::string error;
   bool stalled = false;     // no byte for the stall timeout: asked again once per download, not per range
+  long status = 0;          // the HTTP status when the transfer failed
 };
 
 // One attempt's state; everything but the file and the atomics is guarded by `mu`.
@@ -80,8 +80,6 @@ Error download_error(const Transfer& t, const std::string& what, const std::stri
 
 // The hasher: SHA-256 over [hashed, prefix) from the file as the prefix grows, until the last byte.
 void hash_prefix(Transfer& t) {
-  auto in = platform::ReadOnlyFile::open(t.req.part_path);
-  if (!in) return t.halt(Stop::failed, in.error());
   std::vector<char> buf(1 << 20);
   std::unique_lock lk(t.mu);
   for (;;) {
@@ -92,7 +90,7 @@ void hash_prefix(Transfer& t) {
     auto at = t.hashed;
     lk.unlock();
     while (at < target) {
-      const auto r = in->read_at(at, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), target - at)));
+      const auto r = t.file.read_at(at, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), target - at)));
       if (r <= 0) return t.halt(Stop::failed, download_error(t, "cannot read back " + t.req.part_path + " to hash it", ""));
       t.sha.update(buf.data(), static_cast<std::size_t>(r));
       at += static_cast<std::uint64_t>(r);
@@ -127,20 +125,14 @@ void bytes_arrived(Transfer& t, std::uint64_t at, std::size_t n) {
 
 void save_state(Transfer& t) {
   std::lock_guard save(t.save_mu);
-  std::string text;
+  DownloadState state;
   {
     std::lock_guard lk(t.mu);
     if (t.v.total == 0 || t.legacy) return;
-    text = format_download_state({t.v, t.done});
+    state = {t.v, t.done};
   }
-  const auto path = download_state_path(t.req.part_path);
-  {
-    std::ofstream out(path_from_utf8(path + ".tmp"), std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) return;  // no sidecar: the next run starts over, never resumes from a wrong one
-  }
-  std::error_code ec;
-  fs::rename(path_from_utf8(path + ".tmp"), path_from_utf8(path), ec);
+  // not written: the next run starts over, never resumes from a wrong sidecar
+  if (!write_download_state(download_state_path(t.req.part_path), state)) log::info("fetch: cannot write the sidecar of {}", t.req.part_path);
 }
 
 // The first answer: a 206 says ranges work and gives the validators; a 200 is the whole body.
@@ -231,6 +223,7 @@ RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uin
   if (!got.ok) {
     a.end = got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;
     a.error = got.error;
+    a.status = got.status;
     a.stalled = got.timed_out;
   } else if (!t.whole && a.got < a.limit) {
     a.end = RangeEnd::partial;
@@ -258,11 +251,9 @@ void settle_range(Transfer& t, ByteRange r, const RangeAnswer& a) {
     t.queue.push_front(rest());
     break;
   case RangeEnd::changed:
-    lk.unlock();
-    return t.halt(Stop::changed);
   case RangeEnd::no_ranges:
     lk.unlock();
-    return t.halt(Stop::no_ranges);
+    return t.halt(a.end == RangeEnd::changed ? Stop::changed : Stop::no_ranges);
   case RangeEnd::overlong:
     lk.unlock();
     return t.halt(Stop::failed, Error{ErrorCode::hash_mismatch, fmt::format("{} sent {}", t.url, a.error),
@@ -298,9 +289,7 @@ void load_prior(Transfer& t, bool fresh) {
   const auto side = path_from_utf8(download_state_path(t.req.part_path));
   if (fresh || ec) return;
   if (fs::exists(side, ec)) {
-    std::ifstream in(side, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto state = parse_download_state(text);
+    const auto state = read_download_state(utf8_of(side));
     const bool fits = state && (!t.req.expected_size || state->validators.total == *t.req.expected_size) &&
                       (state->done.extents().empty() || std::prev(state->done.extents().end())->second <= size);
     if (fits) {
@@ -347,6 +336,10 @@ void first_request(Transfer& t, bool single) {
   if (a.end == RangeEnd::partial)  // cut before any useful byte, or a whole body cut: the next run resumes
     return t.halt(Stop::failed, download_error(t, fmt::format("downloading {} failed: {}", t.url.empty() ? t.req.url : t.url, a.error),
                                                "run the same command again to resume, or check the network and --mirror"));
+  if (a.end == RangeEnd::failed && a.status == 416 && from > 0) {  // the kept bytes reach past the server's file now
+    log::info("fetch: HTTP 416 for bytes {} on: the file on the server is shorter than the one kept; starting again", from);
+    return t.halt(Stop::changed);
+  }
   if (a.end != RangeEnd::complete) settle_range(t, ByteRange{from, last.value_or(from)}, a);
 }
 

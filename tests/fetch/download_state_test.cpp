@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "cudnnctl/fetch/download_state.hpp"
 
 using namespace cudnnctl;
@@ -45,4 +50,25 @@ TEST_CASE("download state: a hostile or damaged sidecar is no state", "[download
   CHECK_FALSE(parse_download_state("cudnnctl-part 1\ntotal 10\nlast-modified y\netag x\nend\n"));  // order matters
   CHECK_FALSE(parse_download_state("cudnnctl-part 1\ntotal 10\netagx\nlast-modified y\nend\n"));
   CHECK_FALSE(parse_download_state("cudnnctl-part 1\ntotal 10\netag " + std::string(2000, 'a') + "\nlast-modified y\nend\n"));
+}
+
+TEST_CASE("download state: written whole through a rename, read back; a missing or huge file is no state", "[download_state]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("cudnnctl-state-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "a.part.state").string();
+  CHECK_FALSE(read_download_state(path));
+  DownloadState s;
+  s.validators = {42, "e", "m"};
+  s.done.add(0, 10);
+  REQUIRE(write_download_state(path, s));
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+  const auto back = read_download_state(path);
+  REQUIRE(back);
+  CHECK(back->done.bytes() == 10);
+  {
+    std::ofstream big(path, std::ios::binary | std::ios::trunc);
+    big << std::string(10 << 20, 'a');
+  }
+  CHECK_FALSE(read_download_state(path));
+  std::filesystem::remove_all(dir);
 }

@@ -31,4 +31,9 @@ std::string format_download_state(const DownloadState& state);
 /// a validator, more than 100000 extents.
 std::optional<DownloadState> parse_download_state(std::string_view text);
 
+/// The sidecar at `path`: nothing when it is missing or not exactly a sidecar.
+std::optional<DownloadState> read_download_state(const std::string& path);
+/// Writes the sidecar through `<path>.tmp` and a rename (never half-written); false when it could not.
+bool write_download_state(const std::string& path, const DownloadState& state);
+
 } // namespace cudnnctl

@@ -58,6 +58,9 @@ public:
   ~PositionalFile();
   /// Writes all `n` bytes at `offset` (safe from several threads for disjoint ranges).
   Result<void> write_at(std::uint64_t offset, const void* data, std::size_t n) const;
+  /// Reads up to `n` bytes at `offset` through the same handle (Windows refuses a second, read-only open
+  /// of a file open for writing); returns the count (0 at the end) or -1 on error.
+  std::int64_t read_at(std::uint64_t offset, void* buffer, std::size_t n) const;
   /// Sets the file's length (cuts or extends with zeros).
   Result<void> resize(std::uint64_t size) const;
   Result<void> close();

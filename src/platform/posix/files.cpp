@@ -106,6 +106,14 @@ Result<void> PositionalFile::write_at(std::uint64_t offset, const void* data, st
   return {};
 }
 
+std::int64_t PositionalFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  for (;;) {
+    const ssize_t r = ::pread(static_cast<int>(m_handle), buffer, n, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    return r;
+  }
+}
+
 Result<void> PositionalFile::resize(std::uint64_t size) const {
   if (::ftruncate(static_cast<int>(m_handle), static_cast<off_t>(size)) != 0) return io_error("cannot set the size of", m_path, errno);
   return {};

@@ -97,6 +97,16 @@ Result<void> PositionalFile::write_at(std::uint64_t offset, const void* data, st
   return {};
 }
 
+std::int64_t PositionalFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  OVERLAPPED ov{};
+  ov.Offset = static_cast<DWORD>(offset & 0xFFFFFFFFu);
+  ov.OffsetHigh = static_cast<DWORD>(offset >> 32);
+  DWORD got = 0;
+  if (!ReadFile(reinterpret_cast<HANDLE>(m_handle), buffer, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &got, &ov))
+    return GetLastError() == ERROR_HANDLE_EOF ? 0 : -1;
+  return got;
+}
+
 Result<void> PositionalFile::resize(std::uint64_t size) const {
   FILE_END_OF_FILE_INFO eof{};
   eof.EndOfFile.QuadPart = static_cast<LONGLONG>(size);
