@@ -91,6 +91,14 @@ TEST_CASE("parallel download: one connection is one plain GET, a server without 
   CHECK(flat->connections == 1);
   CHECK(site.count("norange") == 1);  // the 200 to the first range request is the whole body
   CHECK(fs::file_size(site.part()) == site.content.size());
+
+  // one connection, a kept prefix, a server without ranges: the 200 is taken from byte 0, not refused
+  put(site.part(), site.content.substr(0, 1000));
+  const auto again = download_parallel(site.request("norange", 1));
+  REQUIRE(again);
+  CHECK(again->sha256 == site.sha);
+  CHECK_FALSE(again->resumed);
+  CHECK(site.server->requests().back() == "norange bytes=1000-");
 }
 
 TEST_CASE("parallel download: dropped connections and short ranges are asked again", "[parallel_download]") {

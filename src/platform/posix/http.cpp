@@ -70,7 +70,8 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(req.stall_timeout_s));
   curl_easy_setopt(curl, CURLOPT_USERAGENT, req.user_agent.c_str());
   const std::string range = http_range_value(req);
-  if (req.range_last) curl_easy_setopt(curl, CURLOPT_RANGE, range.c_str() + 6);  // "a-b" without "bytes="
+  // "a-b" or "a-" without "bytes=": curl then leaves a 200 answer to the caller (its head callback decides)
+  if (req.range_last || (on_head && req.resume_from)) curl_easy_setopt(curl, CURLOPT_RANGE, range.c_str() + 6);
   else if (req.resume_from) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(req.resume_from));
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
