@@ -52,7 +52,7 @@ TEST_CASE("download state: a hostile or damaged sidecar is no state", "[download
   CHECK_FALSE(parse_download_state("cudnnctl-part 1\ntotal 10\netag " + std::string(2000, 'a') + "\nlast-modified y\nend\n"));
 }
 
-TEST_CASE("download state: written whole through a rename, read back; a missing or huge file is no state", "[download_state]") {
+TEST_CASE("download state: written whole through a rename and read back, a missing or huge file is no state", "[download_state]") {
   const auto dir = std::filesystem::temp_directory_path() / ("cudnnctl-state-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto path = (dir / "a.part.state").string();
