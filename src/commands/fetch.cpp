@@ -110,6 +110,8 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
   sub.add_option("--catalog", opts->catalog, "Release catalog JSON to use instead of the built-in one");
   sub.add_option("--timeout", opts->req.stall_timeout_s, "Give up when no data arrives for this many seconds (default 60)");
   sub.add_flag("--offline", opts->req.offline, "Never touch the network: the cache's verified copy or an error (no manifest is read)");
+  sub.add_option("--connections", opts->req.connections, "HTTP range requests at once (default: adaptive, up to 8; 1 when the server has no ranges)")
+      ->check(CLI::Range(1, 32));
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit the archive is for (default: found from CUDA_PATH, CUDA_HOME, nvcc, ...)");
   sub.add_option("--driver-library", opts->driver_library,
                  "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");

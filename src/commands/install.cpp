@@ -37,6 +37,7 @@ struct InstallCommandOptions {
   bool no_path = false;
   bool offline = false;
   std::string mirror;
+  int connections = 0;  // --connections: range requests at once when a version is downloaded (0: adaptive)
   std::string cache;
   std::string driver_library;
   std::optional<MachineGpus> machine;  // asked once when a release request was resolved
@@ -85,6 +86,7 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   fr.platform = host_platform_name(tk.os);
   fr.cuda = tk.major();
   fr.mirror = opts.mirror;
+  fr.connections = opts.connections;
   fr.cache_dir = opts.cache;
   fr.offline = opts.offline;
   if (tk.os == platform::detect_host().os) opts.machine = probe_machine_gpus(opts.driver_library);
@@ -209,6 +211,8 @@ CommandRun setup_install(CLI::App& sub, Io&) {
   sub.add_flag("--force", opts->force, "Install although the archive's OS, CUDA variant or range does not fit the toolkit, its libraries need a newer glibc / libstdc++ than this host has, or they carry no code for a GPU of this machine");
   sub.add_flag("--no-path", opts->no_path, "Do not print the loader-path advice at the end");
   sub.add_option("--mirror", opts->mirror, "With a version: download from this mirror instead of NVIDIA");
+  sub.add_option("--connections", opts->connections, "With a version: HTTP range requests at once (default: adaptive, up to 8)")
+      ->check(CLI::Range(1, 32));
   sub.add_flag("--offline", opts->offline, "With a version: never touch the network (the cache's verified copy, or an error)");
   sub.add_option("--driver-library", opts->driver_library, "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");

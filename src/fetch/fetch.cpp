@@ -12,6 +12,7 @@
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/fetch/parallel_download.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/http.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
@@ -27,25 +28,6 @@ bool version_matches(const std::string& build, const std::string& wanted) {
   return build == wanted || build.starts_with(wanted + ".");
 }
 
-struct Sink {
-  std::FILE* file = nullptr;
-  std::uint64_t written = 0;
-  std::uint64_t limit = 0;  // stop past the catalog size
-  bool over = false;
-  const std::function<void(std::uint64_t, std::uint64_t)>* progress = nullptr;
-  std::uint64_t start = 0, total = 0;
-
-  bool take(const char* data, std::size_t bytes) {
-    if (limit && start + written + bytes > limit) {
-      over = true;
-      return false;
-    }
-    if (std::fwrite(data, 1, bytes, file) != bytes) return false;
-    written += bytes;
-    if (progress && *progress) (*progress)(start + written, total);
-    return true;
-  }
-};
 } // namespace
 
 std::string default_cache_dir() {
@@ -119,47 +101,23 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (req.offline)
     return fail(ErrorCode::file_not_found, fmt::format("{} is not in the cache {} and --offline forbids downloading it", a.filename, req.cache_dir),
                 "run the command without --offline, or put the archive in the cache (--cache)", final_path);
-  std::uint64_t start = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
-  if (expected.size && start > *expected.size) {
-    fs::remove(part, ec);
-    start = 0;
-  }
-  std::FILE* f = platform::open_stdio_file(part, start ? "ab" : "wb");
-  if (!f) return fail(ErrorCode::io, fmt::format("cannot write to the cache '{}'", part), "choose another --cache folder", part);
-  Sink sink{f, 0, expected.size.value_or(0), false, &req.progress, start, expected.size.value_or(0)};
-  platform::HttpGet get;
-  get.url = out.url;
-  get.resume_from = start;
-  get.stall_timeout_s = req.stall_timeout_s;
-  log::debug("HTTP GET {}{} -> {}", out.url, start ? fmt::format(" (resuming from byte {})", start) : "", part);
+  ParallelDownload job;
+  job.url = out.url;
+  job.part_path = part;
+  job.expected_size = expected.size;
+  job.connections = req.connections;
+  if (req.chunk_size) job.chunk_size = req.chunk_size;
+  job.stall_timeout_s = req.stall_timeout_s;
+  job.progress = req.progress;
   const auto started = std::chrono::steady_clock::now();
-  const auto got = platform::http_get(get, [&](const char* data, std::size_t n) { return sink.take(data, n); });
-  const long status = got.status;
-  log::debug("HTTP GET {}: status {}, {} bytes received in {}", out.url, status, sink.written, log::elapsed_ms(started));
-  std::fclose(f);
+  CUDNNCTL_TRY_ASSIGN(const auto got, download_parallel(job));
+  log::info("fetch: {} bytes of {} in {} over {} connection(s){}", got.bytes, got.effective_url, log::elapsed_ms(started), got.connections,
+            got.resumed ? " (resumed)" : "");
   out.downloaded = true;
-  out.resumed = start > 0 && status == 206;
-  if (start > 0 && status == 200) {
-    // the server ignored the range and sent the whole file after what we had: start again
-    fs::remove(part, ec);
-    return fail(ErrorCode::io, fmt::format("{} does not support resuming (HTTP 200 to a range request); the partial file was dropped", out.url),
-                "run the same command again: it downloads from the start");
-  }
-  if (sink.over)
-    return fail(ErrorCode::hash_mismatch, fmt::format("{} sends more than the catalog's {} bytes for {}", out.url, *expected.size, a.filename),
-                "the server sends another file: check --mirror", out.url);
-  if (!got.ok) {
-    const auto have = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
-    return fail(ErrorCode::io,
-                fmt::format("downloading {} failed: {} ({} of {} bytes kept in {}, to resume)", out.url,
-                            got.error, have,
-                            expected.size ? std::to_string(*expected.size) : std::string("?"), part),
-                !got.hint.empty() ? got.hint
-                : status == 404   ? "the file is not at that address: check --mirror and the version"
-                                  : "run the same command again to resume, or check the network and --mirror",
-                out.url);
-  }
-  CUDNNCTL_TRY_ASSIGN(const auto h, sha256_file(part));
+  out.resumed = got.resumed;
+  out.connections = got.connections;
+  out.effective_url = got.effective_url;
+  const auto& h = got.sha256;  // taken in order while the ranges arrived
   if (!known(h)) {
     const auto size = fs::file_size(part, ec);
     fs::remove(part, ec);  // nothing half-written or wrong is kept as valid

@@ -19,6 +19,8 @@ struct FetchRequest {
   std::string cache_dir;
   int stall_timeout_s = 60;  // abort when no byte arrives for this long
   bool offline = false;      // never touch the network: the cache's verified copy, or an error
+  int connections = 0;       // range requests at once (--connections); 0: adaptive, 1 when ranges are not honoured
+  std::uint64_t chunk_size = 0;  // bytes per range request; 0: 8 MiB
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
@@ -29,6 +31,8 @@ struct FetchOutcome {
   bool downloaded = false;   // false: it was in the cache already
   bool resumed = false;
   std::uint64_t bytes = 0;
+  int connections = 0;       // connections used (1: one stream)
+  std::string effective_url; // where the file came from after redirects
 };
 
 /// The catalog entry a request names (error: none, or ambiguous without --cuda).

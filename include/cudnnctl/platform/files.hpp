@@ -48,6 +48,29 @@ private:
   std::uint64_t m_size = 0;
 };
 
+/// A file written at offsets by several threads at once (a download's `.part` file): opened read-write,
+/// created when missing, never truncated on open; a link at the name is refused.
+class PositionalFile {
+public:
+  static Result<PositionalFile> open(const std::string& path);
+  PositionalFile(PositionalFile&& other) noexcept;
+  PositionalFile& operator=(PositionalFile&&) = delete;
+  ~PositionalFile();
+  /// Writes all `n` bytes at `offset` (safe from several threads for disjoint ranges).
+  Result<void> write_at(std::uint64_t offset, const void* data, std::size_t n) const;
+  /// Reads up to `n` bytes at `offset` through the same handle (Windows refuses a second, read-only open
+  /// of a file open for writing); returns the count (0 at the end) or -1 on error.
+  std::int64_t read_at(std::uint64_t offset, void* buffer, std::size_t n) const;
+  /// Sets the file's length (cuts or extends with zeros).
+  Result<void> resize(std::uint64_t size) const;
+  Result<void> close();
+
+private:
+  PositionalFile(std::string path, std::intptr_t handle) : m_path(std::move(path)), m_handle(handle) {}
+  std::string m_path;
+  std::intptr_t m_handle = -1;
+};
+
 /// Opens a C stdio stream on a UTF-8 path (`fopen`'s modes): `fopen` itself takes the ANSI code page on
 /// Windows, so a FILE* is opened here (tools/check_utf8_paths.py, CTest arch.utf8_paths). nullptr (errno
 /// set) when it cannot be opened.

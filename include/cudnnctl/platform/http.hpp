@@ -4,16 +4,29 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace cudnnctl::platform {
 
 struct HttpGet {
   std::string url;
   std::uint64_t resume_from = 0;  // > 0: ask for the bytes from here on (Range)
+  /// Set: ask for `Range: bytes=resume_from-range_last` (the last byte included), even from byte 0.
+  std::optional<std::uint64_t> range_last;
   int connect_timeout_s = 20;
   int stall_timeout_s = 60;       // abort when no byte arrives for this long
   std::string user_agent = "cudnnctl";
+};
+
+/// What the final response (after redirects) says about itself.
+struct HttpHead {
+  long status = 0;
+  std::string effective_url;                    // the URL that answered, after redirects
+  std::optional<std::uint64_t> content_length;  // Content-Length
+  std::optional<std::uint64_t> range_first, range_last, total;  // Content-Range: bytes first-last/total
+  std::string etag, last_modified;
 };
 
 struct HttpResult {
@@ -21,11 +34,28 @@ struct HttpResult {
   long status = 0;   // the final HTTP status (0: no response)
   std::string error; // why not ok, e.g. "The requested URL returned error: 404"
   std::string hint;  // what to do, when the transport knows better than "try again" (e.g. which CA file to set)
+  bool timed_out = false;  // stopped by the stall or connect timeout
+  HttpHead head;     // the final response's facts (status, validators, Content-Range, effective URL)
 };
+
+/// Called once with the final response's head before its first body byte reaches `on_data` (also for an
+/// empty body); returning false aborts the transfer (ok = false).
+using HttpHeadFn = std::function<bool(const HttpHead&)>;
 
 /// Streams the body to `on_data`; returning false from it aborts the transfer (ok = false).
 /// A server that answers a range request with 200 (the whole file) is reported with status 200 and
-/// ok = false before any byte reaches `on_data` on Windows; callers treat it as "cannot resume".
-HttpResult http_get(const HttpGet& request, const std::function<bool(const char*, std::size_t)>& on_data);
+/// ok = false before any byte reaches `on_data` on Windows when no `on_head` is given; callers treat it
+/// as "cannot resume". With `on_head`, the caller decides from the head.
+HttpResult http_get(const HttpGet& request, const std::function<bool(const char*, std::size_t)>& on_data,
+                    const HttpHeadFn& on_head = {});
+
+/// Folds one raw header line ("Name: value", CR LF included or not) into `head` (OS-independent, shared by
+/// both implementations): Content-Length, Content-Range, ETag, Last-Modified; a status line
+/// ("HTTP/1.1 302 ...") starts a new response and clears what an earlier one (a redirect) said.
+void take_http_header_line(HttpHead& head, std::string_view line);
+/// "bytes 0-99/1000" -> first, last, total ("bytes */1000": total only). False when malformed.
+bool parse_content_range(std::string_view value, HttpHead& head);
+/// The Range header's value for a request: "bytes=a-b", "bytes=a-", or empty (no range).
+std::string http_range_value(const HttpGet& request);
 
 } // namespace cudnnctl::platform

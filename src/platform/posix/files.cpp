@@ -77,6 +77,55 @@ Result<void> NewFile::close() {
   return {};
 }
 
+Result<PositionalFile> PositionalFile::open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error("cannot open for writing", path, errno);
+  return PositionalFile(path, fd);
+}
+
+PositionalFile::PositionalFile(PositionalFile&& other) noexcept : m_path(std::move(other.m_path)), m_handle(other.m_handle) {
+  other.m_handle = -1;
+}
+
+PositionalFile::~PositionalFile() {
+  if (m_handle >= 0) ::close(static_cast<int>(m_handle));
+}
+
+Result<void> PositionalFile::write_at(std::uint64_t offset, const void* data, std::size_t n) const {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::pwrite(static_cast<int>(m_handle), p, n, static_cast<off_t>(offset));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return io_error("cannot write", m_path, errno);
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+    offset += static_cast<std::uint64_t>(w);
+  }
+  return {};
+}
+
+std::int64_t PositionalFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  for (;;) {
+    const ssize_t r = ::pread(static_cast<int>(m_handle), buffer, n, static_cast<off_t>(offset));
+    if (r < 0 && errno == EINTR) continue;
+    return r;
+  }
+}
+
+Result<void> PositionalFile::resize(std::uint64_t size) const {
+  if (::ftruncate(static_cast<int>(m_handle), static_cast<off_t>(size)) != 0) return io_error("cannot set the size of", m_path, errno);
+  return {};
+}
+
+Result<void> PositionalFile::close() {
+  const int fd = static_cast<int>(m_handle);
+  m_handle = -1;
+  if (fd >= 0 && ::close(fd) != 0) return io_error("cannot close", m_path, errno);
+  return {};
+}
+
 Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -13,9 +13,37 @@ namespace cudnnctl::platform {
 namespace {
 using Sink = std::function<bool(const char*, std::size_t)>;
 
+// One transfer's state for the callbacks: the head as its lines arrive, handed over once before the body.
+struct Transfer {
+  CURL* curl = nullptr;
+  const Sink* sink = nullptr;
+  const HttpHeadFn* on_head = nullptr;
+  HttpHead head;
+  bool head_given = false, head_refused = false;
+
+  bool give_head() {
+    if (head_given) return !head_refused;
+    head_given = true;
+    long code = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+    if (code) head.status = code;
+    char* url = nullptr;
+    if (curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK && url) head.effective_url = url;
+    head_refused = on_head && *on_head && !(*on_head)(head);
+    return !head_refused;
+  }
+};
+
 std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
   const std::size_t bytes = size * n;
-  return (*static_cast<const Sink*>(user))(data, bytes) ? bytes : 0;
+  auto& t = *static_cast<Transfer*>(user);
+  if (!t.give_head()) return 0;
+  return (*t.sink)(data, bytes) ? bytes : 0;
+}
+
+std::size_t on_header_line(char* data, std::size_t size, std::size_t n, void* user) {
+  take_http_header_line(static_cast<Transfer*>(user)->head, std::string_view(data, size * n));
+  return size * n;
 }
 
 bool is_https(std::string_view url) { return url.substr(0, 8) == "https://" || url.substr(0, 8) == "HTTPS://"; }
@@ -31,7 +59,7 @@ void trust_ca_certificates(CURL* curl, const CaCertificates& ca) {
 }
 } // namespace
 
-HttpResult http_get(const HttpGet& req, const Sink& on_data) {
+HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& on_head) {
   HttpResult out;
   CURL* curl = curl_easy_init();
   if (!curl) {
@@ -40,7 +68,10 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data) {
   }
   curl_easy_setopt(curl, CURLOPT_URL, req.url.c_str());
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &on_data);
+  Transfer transfer{curl, &on_data, &on_head, {}, false, false};
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &on_header_line);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
   // http and https only, redirects included (a mirror URL or a redirect never reads file:// or others)
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -61,14 +92,22 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data) {
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, static_cast<long>(req.stall_timeout_s));
   curl_easy_setopt(curl, CURLOPT_USERAGENT, req.user_agent.c_str());
-  if (req.resume_from) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(req.resume_from));
+  const std::string range = http_range_value(req);
+  // "a-b" or "a-" without "bytes=": curl then leaves a 200 answer to the caller (its head callback decides)
+  if (req.range_last || (on_head && req.resume_from)) curl_easy_setopt(curl, CURLOPT_RANGE, range.c_str() + 6);
+  else if (req.resume_from) curl_easy_setopt(curl, CURLOPT_RESUME_FROM_LARGE, static_cast<curl_off_t>(req.resume_from));
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
   const CURLcode rc = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out.status);
+  const bool head_ok = rc != CURLE_OK || transfer.give_head();  // an empty body: the head is handed over now
   curl_easy_cleanup(curl);
-  out.ok = rc == CURLE_OK;
-  if (!out.ok) out.error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
+  out.head = transfer.head;
+  out.head.status = out.status;
+  out.ok = rc == CURLE_OK && head_ok;
+  out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+  if (transfer.head_refused) out.error = "the transfer was stopped";
+  else if (!out.ok) out.error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
   if (is_trust_failure(rc) && ca.found()) {
     out.error += "; the server's certificate was checked against the CA certificates in " + ca.describe();
     out.hint = "if the server is the one you meant, set SSL_CERT_FILE to a PEM file holding the CA that signed its certificate";

@@ -66,6 +66,62 @@ Result<void> NewFile::close() {
   return {};
 }
 
+Result<PositionalFile> PositionalFile::open(const std::string& path) {
+  HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_ALWAYS,
+                         FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
+  if (h == INVALID_HANDLE_VALUE) return io_error("cannot open for writing", path, GetLastError());
+  return PositionalFile(path, reinterpret_cast<std::intptr_t>(h));
+}
+
+PositionalFile::PositionalFile(PositionalFile&& other) noexcept : m_path(std::move(other.m_path)), m_handle(other.m_handle) {
+  other.m_handle = -1;
+}
+
+PositionalFile::~PositionalFile() {
+  if (m_handle != -1) CloseHandle(reinterpret_cast<HANDLE>(m_handle));
+}
+
+Result<void> PositionalFile::write_at(std::uint64_t offset, const void* data, std::size_t n) const {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    OVERLAPPED ov{};
+    ov.Offset = static_cast<DWORD>(offset & 0xFFFFFFFFu);
+    ov.OffsetHigh = static_cast<DWORD>(offset >> 32);
+    DWORD wrote = 0;
+    if (!WriteFile(reinterpret_cast<HANDLE>(m_handle), p, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &wrote, &ov))
+      return io_error("cannot write", m_path, GetLastError());
+    p += wrote;
+    n -= wrote;
+    offset += wrote;
+  }
+  return {};
+}
+
+std::int64_t PositionalFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  OVERLAPPED ov{};
+  ov.Offset = static_cast<DWORD>(offset & 0xFFFFFFFFu);
+  ov.OffsetHigh = static_cast<DWORD>(offset >> 32);
+  DWORD got = 0;
+  if (!ReadFile(reinterpret_cast<HANDLE>(m_handle), buffer, static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30)), &got, &ov))
+    return GetLastError() == ERROR_HANDLE_EOF ? 0 : -1;
+  return got;
+}
+
+Result<void> PositionalFile::resize(std::uint64_t size) const {
+  FILE_END_OF_FILE_INFO eof{};
+  eof.EndOfFile.QuadPart = static_cast<LONGLONG>(size);
+  if (!SetFileInformationByHandle(reinterpret_cast<HANDLE>(m_handle), FileEndOfFileInfo, &eof, sizeof eof))
+    return io_error("cannot set the size of", m_path, GetLastError());
+  return {};
+}
+
+Result<void> PositionalFile::close() {
+  const auto h = m_handle;
+  m_handle = -1;
+  if (h != -1 && !CloseHandle(reinterpret_cast<HANDLE>(h))) return io_error("cannot close", m_path, GetLastError());
+  return {};
+}
+
 Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
   HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
                          FILE_ATTRIBUTE_NORMAL | FILE_FLAG_SEQUENTIAL_SCAN, nullptr);

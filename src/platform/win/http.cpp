@@ -4,6 +4,7 @@
 #include <windows.h>
 #include <winhttp.h>
 
+#include <utility>
 #include <vector>
 
 #include "wide.hpp"
@@ -28,12 +29,47 @@ std::string winhttp_error(DWORD code) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
   return (text.empty() ? "request failed" : text) + " (WinHTTP error " + std::to_string(code) + ")";
 }
+
+// One header of the final response as text (empty when absent).
+std::string query_header(HINTERNET request, DWORD which) {
+  DWORD bytes = 0;
+  WinHttpQueryHeaders(request, which, WINHTTP_HEADER_NAME_BY_INDEX, WINHTTP_NO_OUTPUT_BUFFER, &bytes, WINHTTP_NO_HEADER_INDEX);
+  if (GetLastError() != ERROR_INSUFFICIENT_BUFFER || bytes == 0) return {};
+  std::wstring value(bytes / sizeof(wchar_t) + 1, L'\0');
+  if (!WinHttpQueryHeaders(request, which, WINHTTP_HEADER_NAME_BY_INDEX, value.data(), &bytes, WINHTTP_NO_HEADER_INDEX)) return {};
+  value.resize(bytes / sizeof(wchar_t));
+  return win::narrow(value);
+}
+
+// The response facts through the same line parser as the POSIX build.
+HttpHead read_head(HINTERNET request, long status) {
+  HttpHead head;
+  head.status = status;
+  const std::pair<DWORD, const char*> names[] = {{WINHTTP_QUERY_CONTENT_LENGTH, "Content-Length"},
+                                                 {WINHTTP_QUERY_CONTENT_RANGE, "Content-Range"},
+                                                 {WINHTTP_QUERY_ETAG, "ETag"},
+                                                 {WINHTTP_QUERY_LAST_MODIFIED, "Last-Modified"}};
+  for (const auto& [which, name] : names)
+    if (const auto value = query_header(request, which); !value.empty()) take_http_header_line(head, std::string(name) + ": " + value);
+  DWORD bytes = 0;
+  WinHttpQueryOption(request, WINHTTP_OPTION_URL, nullptr, &bytes);
+  if (bytes > 0) {
+    std::wstring url(bytes / sizeof(wchar_t) + 1, L'\0');
+    if (WinHttpQueryOption(request, WINHTTP_OPTION_URL, url.data(), &bytes)) {
+      url.resize(bytes / sizeof(wchar_t));
+      while (!url.empty() && url.back() == L'\0') url.pop_back();
+      head.effective_url = win::narrow(url);
+    }
+  }
+  return head;
+}
 } // namespace
 
-HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, std::size_t)>& on_data) {
+HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, std::size_t)>& on_data, const HttpHeadFn& on_head) {
   HttpResult out;
   auto fail = [&](DWORD code) {
     out.error = winhttp_error(code);
+    out.timed_out = code == ERROR_WINHTTP_TIMEOUT;
     return out;
   };
   const std::wstring url = win::widen(req.url);
@@ -61,7 +97,7 @@ HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, st
                                     https ? WINHTTP_FLAG_SECURE : 0)};
   if (!request.h) return fail(GetLastError());
   std::wstring headers;
-  if (req.resume_from) headers = L"Range: bytes=" + std::to_wstring(req.resume_from) + L"-\r\n";
+  if (const auto range = http_range_value(req); !range.empty()) headers = L"Range: " + win::widen(range) + L"\r\n";
   if (!WinHttpSendRequest(request.h, headers.empty() ? WINHTTP_NO_ADDITIONAL_HEADERS : headers.c_str(),
                           headers.empty() ? 0 : static_cast<DWORD>(-1L), WINHTTP_NO_REQUEST_DATA, 0, 0, 0) ||
       !WinHttpReceiveResponse(request.h, nullptr))
@@ -71,11 +107,17 @@ HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, st
                            &size, WINHTTP_NO_HEADER_INDEX))
     return fail(GetLastError());
   out.status = static_cast<long>(status);
+  out.head = read_head(request.h, out.status);
   if (status >= 400) {
     out.error = "The requested URL returned error: " + std::to_string(status);
     return out;
   }
-  if (req.resume_from && status == 200) {
+  if (on_head) {
+    if (!on_head(out.head)) {
+      out.error = "the transfer was stopped";
+      return out;
+    }
+  } else if (req.resume_from && status == 200) {
     out.error = "the server ignored the range request";
     return out;
   }

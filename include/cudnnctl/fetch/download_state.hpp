@@ -1,0 +1,39 @@
+#pragma once
+// The sidecar beside a download's `.part` file (`<part>.state`): what the server said the file is (its
+// validators) and which bytes of the `.part` file have arrived. Written by cudnnctl, read as hostile: a
+// strict format, every number bounded by the total, anything unknown -> no state (the download restarts).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cudnnctl/fetch/range_plan.hpp"
+
+namespace cudnnctl {
+
+/// What identifies one version of the file on the server: two answers that differ are two files.
+struct Validators {
+  std::uint64_t total = 0;
+  std::string etag, last_modified;
+  bool operator==(const Validators&) const = default;
+};
+
+struct DownloadState {
+  Validators validators;
+  ExtentSet done;  // bytes present in the .part file
+};
+
+/// The sidecar's text: "cudnnctl-part 1", then total, etag, last-modified and one "done FIRST-LAST" line
+/// per extent (LAST included), then "end".
+std::string format_download_state(const DownloadState& state);
+/// The state, or nothing when the text is not exactly such a sidecar: a missing or unknown line, a number
+/// that is not plain decimal, an extent past the total, out of order or overlapping, a control character in
+/// a validator, more than 100000 extents.
+std::optional<DownloadState> parse_download_state(std::string_view text);
+
+/// The sidecar at `path`: nothing when it is missing or not exactly a sidecar.
+std::optional<DownloadState> read_download_state(const std::string& path);
+/// Writes the sidecar through `<path>.tmp` and a rename (never half-written); false when it could not.
+bool write_download_state(const std::string& path, const DownloadState& state);
+
+} // namespace cudnnctl

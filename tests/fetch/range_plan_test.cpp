@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "cudnnctl/fetch/range_plan.hpp"
+
+using namespace cudnnctl;
+
+TEST_CASE("range plan: extents merge, the prefix grows only without a gap", "[range_plan]") {
+  ExtentSet s;
+  CHECK(s.prefix() == 0);
+  s.add(10, 20);
+  CHECK(s.prefix() == 0);
+  CHECK(s.first_gap(0) == 0);
+  CHECK(s.first_gap(12) == 20);
+  s.add(30, 40);
+  s.add(20, 30);  // touches both: one extent
+  CHECK(s.extents().size() == 1);
+  CHECK(s.extents().begin()->first == 10);
+  CHECK(s.extents().begin()->second == 40);
+  s.add(0, 5);
+  CHECK(s.prefix() == 5);
+  s.add(3, 12);  // overlaps both sides
+  CHECK(s.prefix() == 40);
+  CHECK(s.bytes() == 40);
+  CHECK(s.covers(0, 40));
+  CHECK_FALSE(s.covers(0, 41));
+  s.add(50, 50);  // empty: nothing
+  CHECK(s.extents().size() == 1);
+  s.add(60, 70);
+  CHECK(s.bytes() == 50);
+  CHECK_FALSE(s.covers(39, 61));
+}
+
+TEST_CASE("range plan: chunks at multiples of the chunk size, less what is present", "[range_plan]") {
+  ExtentSet none;
+  const auto all = plan_ranges(25, 10, none);
+  REQUIRE(all.size() == 3);
+  CHECK(all[0] == ByteRange{0, 9});
+  CHECK(all[1] == ByteRange{10, 19});
+  CHECK(all[2] == ByteRange{20, 24});
+  CHECK(all[2].size() == 5);
+
+  ExtentSet some;
+  some.add(0, 10);   // chunk 0 whole
+  some.add(12, 15);  // part of chunk 1
+  some.add(20, 25);  // chunk 2 whole
+  const auto rest = plan_ranges(25, 10, some);
+  REQUIRE(rest.size() == 2);
+  CHECK(rest[0] == ByteRange{10, 11});
+  CHECK(rest[1] == ByteRange{15, 19});
+  CHECK(plan_ranges(0, 10, none).empty());
+  CHECK(plan_ranges(25, 0, none).size() == 1);  // no chunk size: one range
+}
+
+TEST_CASE("range plan: connections adapt to the chunks and honour --connections", "[range_plan]") {
+  CHECK(choose_connections(0, 44) == 8);
+  CHECK(choose_connections(0, 3) == 3);
+  CHECK(choose_connections(0, 0) == 1);
+  CHECK(choose_connections(16, 44) == 16);
+  CHECK(choose_connections(16, 5) == 5);
+  CHECK(choose_connections(100, 1000) == 32);
+  CHECK(choose_connections(1, 44) == 1);
+}
