@@ -37,7 +37,7 @@ struct RangeAnswer {
   std::string error;
   bool stalled = false;     // no byte for the stall timeout: asked again once per download, not per range
   long status = 0;          // the HTTP status when the transfer failed
-  std::string hint;         // the transport's own fix, when it knows one (e.g. which CA file to set)
+  std::string hint{};       // the transport's own fix, when it knows one (e.g. which CA file to set)
 };
 
 // One attempt's state; everything but the file and the atomics is guarded by `mu`.

@@ -4,14 +4,12 @@
 // calls are allowed, and a malloc or setenv there can wait forever on a lock another thread held at the fork
 // (seen under ASan: its allocator's lock is not reset in the child). So argv and the environment are copied
 // into arrays first, and the child only dup2s, closes and execs.
-#include <unistd.h>
+#include <unistd.h>  // environ (declared by glibc with _GNU_SOURCE, which g++ defines)
 
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
-
-extern char** environ;
 
 namespace cudnnctl::platform {
 

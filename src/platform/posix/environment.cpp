@@ -1,8 +1,8 @@
+#include <unistd.h>  // environ
+
 #include <cstdlib>
 
 #include "cudnnctl/platform/environment.hpp"
-
-extern char** environ;
 
 namespace cudnnctl::platform {
 
