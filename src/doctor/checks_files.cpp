@@ -20,7 +20,7 @@ const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : n
 
 // the toolkit's DLL folder as this machine writes it (bin\x64 on Windows, bin/x64 elsewhere)
 std::string t_dll_dir(const DoctorFacts& f) {
-  return windows_toolkit_path_here(f.tk() ? f.tk()->dll_dir : std::string("bin"));
+  return windows_toolkit_path_here(f.tk() ? f.tk()->runtime_dir() : std::string("bin"));
 }
 
 // a transaction cudnnctl did not finish (killed mid-install), and staging folders of runs that died
