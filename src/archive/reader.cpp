@@ -15,13 +15,6 @@ std::string_view to_string(EntryType t) {
   return "other";
 }
 
-std::uint64_t ArchiveListing::total_size() const {
-  std::uint64_t t = 0;
-  for (const auto& e : entries)
-    if (e.type == EntryType::file) t += e.size;
-  return t;
-}
-
 Result<ArchiveListing> list_archive(const std::string& path, ArchiveFormat format, const ReadOptions& options) {
   CUDNNCTL_TRY(check_is_archive(path, format));
   return format == ArchiveFormat::zip ? list_zip(path, options) : list_tar(path, format, options);

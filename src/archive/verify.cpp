@@ -102,6 +102,14 @@ Result<std::vector<ExpectedHash>> expected_hashes(const std::string& archive_pat
   return out;
 }
 
+Error no_expected_hash(const std::string& path, const std::string& actual) {
+  const auto what = actual.empty() ? std::string() : fmt::format(" (its SHA-256 is {})", actual);
+  return Error{ErrorCode::hash_unknown, fmt::format("no expected SHA-256 is known for '{}'{}; refusing to trust it", path, what),
+               "give the hash from NVIDIA's redistrib JSON with --sha256, a checksum file with --sha256-file or "
+               "<archive>.sha256, a newer catalog with --catalog, or accept the risk with --allow-unverified",
+               path};
+}
+
 Result<VerifyOutcome> judge_hash(const std::string& path, std::uint64_t size, const std::string& actual,
                                  const std::vector<ExpectedHash>& expected, bool allow_unverified) {
   VerifyOutcome outcome{path, size, actual, std::nullopt};
@@ -109,11 +117,7 @@ Result<VerifyOutcome> judge_hash(const std::string& path, std::uint64_t size, co
   if (expected.empty()) {
     log::info("verify: no expected SHA-256 known for {}; {}", path, allow_unverified ? "accepted (--allow-unverified)" : "refused");
     if (allow_unverified) return outcome;
-    return fail(ErrorCode::hash_unknown,
-                fmt::format("no expected SHA-256 is known for '{}' (its SHA-256 is {}); refusing to trust it", path, actual),
-                "give the hash from NVIDIA's redistrib JSON with --sha256, a checksum file with --sha256-file or "
-                "<archive>.sha256, a newer catalog with --catalog, or accept the risk with --allow-unverified",
-                path);
+    return Unexpected<Error>(no_expected_hash(path, actual));
   }
   for (const auto& e : expected)
     if (e.sha256 == actual) {

@@ -1,7 +1,6 @@
 #include "cudnnctl/bundle/bundle_ops.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <numeric>
 #include <set>
@@ -11,6 +10,7 @@
 
 #include "cudnnctl/archive/verified_extract.hpp"
 #include "cudnnctl/base/log.hpp"
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_plan.hpp"
 #include "cudnnctl/bundle/bundle_probe.hpp"
@@ -207,7 +207,7 @@ Result<ArchiveLibraries> stage_archive(const SwapRequest& req, const Bundle& b, 
   a.os = req.name.os;
   a.files = std::move(names);
   a.version = req.name.version.to_string();
-  a.cuda_major = static_cast<unsigned>(std::strtoul(req.name.cuda_major().c_str(), nullptr, 10));
+  a.cuda_major = parse_uint_or(req.name.cuda_major(), 0);
   const auto main_lib = main_library(a.files, b.os);
   if (!main_lib.empty()) a.arch = library_arch(staging + "/place/" + main_lib, b.os);
   return a;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
@@ -74,9 +75,7 @@ CommandRun setup_bench(CLI::App& sub, Io&) {
     CUDNNCTL_TRY_ASSIGN(auto toolkit, select_toolkit(opts->cuda_path, std::nullopt, reason));
     const unsigned major = toolkit_cudnn_major(toolkit);
     WorkloadRequest req;
-    req.cudnn_library = (std::filesystem::path(toolkit.root) / (toolkit.os == Os::windows ? toolkit.dll_dir : toolkit.lib_dir) /
-                         library_file_name(toolkit.os, "cudnn", major))
-                            .string();
+    req.cudnn_library = utf8_of(path_from_utf8(toolkit.runtime_library_dir()) / library_file_name(toolkit.os, "cudnn", major));
     req.major = major;
     req.driver_library = opts->driver_library;
     req.quick = opts->quick;

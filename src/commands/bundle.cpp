@@ -167,10 +167,9 @@ Result<BundleOutcome> run_swap(const BundleContext& ctx, const BundleArgs& a, Io
 Result<BundleOutcome> run_unbundle(const BundleContext& ctx, const BundleArgs& a) {
   std::string reason;
   CUDNNCTL_TRY_ASSIGN(auto tk, select_toolkit(a.cuda_path, std::nullopt, reason));
-  const auto lib = tk.root + "/" + (tk.os == Os::windows ? tk.dll_dir : tk.lib_dir);
   std::vector<std::string> args{"bundle", "unbundle", a.dir};
   if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
-  return unbundle_bundle(ctx, a.dir, lib, static_cast<unsigned>(std::strtoul(tk.major().c_str(), nullptr, 10)), load_check_request(a, args));
+  return unbundle_bundle(ctx, a.dir, tk.runtime_library_dir(), tk.cuda_major().value_or(0), load_check_request(a, args));
 }
 
 Result<BundleOutcome> run_restore(const BundleContext& ctx, const BundleArgs& a, Io& io) {
@@ -187,13 +186,34 @@ Result<BundleOutcome> run_restore(const BundleContext& ctx, const BundleArgs& a,
   return out;
 }
 
-Result<ExitCode> run_change(const BundleArgs& a, Io& io, const std::string& verb) {
+// The verbs that change a bundle: each runs under the bundle state's lock and reports the same way.
+enum class BundleChange { swap, unbundle, restore };
+
+const char* verb_name(BundleChange c) {
+  switch (c) {
+  case BundleChange::swap: return "swap";
+  case BundleChange::unbundle: return "unbundle";
+  case BundleChange::restore: return "restore";
+  }
+  return "restore";
+}
+
+Result<BundleOutcome> run_verb(BundleChange c, const BundleContext& ctx, const BundleArgs& a, Io& io) {
+  switch (c) {
+  case BundleChange::swap: return run_swap(ctx, a, io);
+  case BundleChange::unbundle: return run_unbundle(ctx, a);
+  case BundleChange::restore: return run_restore(ctx, a, io);
+  }
+  return run_restore(ctx, a, io);
+}
+
+Result<ExitCode> run_change(const BundleArgs& a, Io& io, BundleChange change) {
   const platform::ProcessEnvironment env;
   auto fs = make_real_fs();
   BundleContext ctx{bundle_state_root(env), fs.get()};
   CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
-  CUDNNCTL_TRY_ASSIGN(const auto outcome, verb == "swap" ? run_swap(ctx, a, io) : verb == "unbundle" ? run_unbundle(ctx, a) : run_restore(ctx, a, io));
-  return report(io, outcome, verb.c_str());
+  CUDNNCTL_TRY_ASSIGN(const auto outcome, run_verb(change, ctx, a, io));
+  return report(io, outcome, verb_name(change));
 }
 
 } // namespace
@@ -220,14 +240,14 @@ CommandRun setup_bundle(CLI::App& sub, Io&) {
   restore->add_option("dir", a->dir, "The bundle's folder")->required();
   return [a, list, swap, unbundle](Io& io) -> Result<ExitCode> {
     if (list->parsed()) return run_list(*a, io);
-    return run_change(*a, io, swap->parsed() ? "swap" : unbundle->parsed() ? "unbundle" : "restore");
+    return run_change(*a, io, swap->parsed() ? BundleChange::swap : unbundle->parsed() ? BundleChange::unbundle : BundleChange::restore);
   };
 }
 
 CommandRun setup_bundle_load_child(CLI::App& sub, Io&) {
   auto dir = std::make_shared<std::string>();
   sub.add_option("dir", *dir)->required();
-  return [dir](Io& io) -> Result<CommandStatus> { return ChildExit{bundle_load_child(*dir, io.out, io.err)}; };
+  return [dir](Io& io) -> Result<CommandStatus> { return ChildExit{bundle_load_child(*dir, io.out)}; };
 }
 
 } // namespace cudnnctl

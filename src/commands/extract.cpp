@@ -42,14 +42,15 @@ CommandRun setup_extract(CLI::App& sub, Io&) {
     eo.policy.max_total_size = size_cap(p.catalog_size);
     if (auto n = platform::file_size(p.path)) eo.policy.archive_bytes = *n;
     if (p.name) eo.policy.expected_top = p.name->top_folder();
-    Result<FolderExtraction> extracted = Unexpected<Error>(Error{});
-    {
+    // the progress line ends (and is cleared) before anything else is printed
+    auto extracted = [&] {
       ProgressLine progress(io, "extracting");
       eo.on_total = progress.total_setter();
       eo.on_bytes = progress.adder();
-      extracted = extract_to_new_folder(p.path, p.format, p.expected, opts->archive.allow_unverified, opts->to, eo);
-      if (extracted) progress.finish();
-    }
+      auto r = extract_to_new_folder(p.path, p.format, p.expected, opts->archive.allow_unverified, opts->to, eo);
+      if (r) progress.finish();
+      return r;
+    }();
     CUDNNCTL_TRY_ASSIGN(const auto extraction, std::move(extracted));
     const auto& dest = extraction.folder;
     const auto* done = &extraction.result;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/catalog/user_catalog.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/contract/version.hpp"
@@ -87,6 +88,9 @@ Result<MachineFacts> fetch_machine_facts(const FetchOptions& opts, FetchRequest&
     std::string reason;
     auto found = select_toolkit(opts.cuda_path, std::nullopt, reason);
     if (!found && !opts.cuda_path.empty()) return Unexpected<Error>(found.error());
+    // without a toolkit the release is chosen for the platform alone: say why in the log, not nowhere
+    if (!found) log::info("fetch: no toolkit to fit the release to: {}", found.error().message);
+    else log::info("fetch: the release is fitted to {}", reason);
     if (found && !found->major().empty() && host_platform_name(found->os) == req.platform) {
       toolkit = *found;
       req.cuda = found->major();  // an unknown version's manifest is learnt for the toolkit's CUDA, as before

@@ -42,6 +42,8 @@ struct InstallCommandOptions {
   std::string driver_library;
   std::optional<MachineGpus> machine;  // asked once when a release request was resolved
   std::optional<ReleaseChoice> choice;  // `install latest|9|9.19`: what the resolver chose
+  std::optional<Toolkit> toolkit;       // picked once: for a release request before the resolver runs
+  std::string toolkit_reason;
 };
 
 nlohmann::json plan_json(const InstallPlan& plan) {
@@ -79,8 +81,8 @@ namespace {
 Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
   std::error_code ec;
   if (std::filesystem::exists(path_from_utf8(opts.archive.archive), ec) || !is_release_request(opts.archive.archive)) return {};
-  std::string why;
-  CUDNNCTL_TRY_ASSIGN(const auto tk, select_toolkit(opts.cuda_path, std::nullopt, why));
+  CUDNNCTL_TRY_ASSIGN(opts.toolkit, select_toolkit(opts.cuda_path, std::nullopt, opts.toolkit_reason));
+  const auto& tk = *opts.toolkit;
   FetchRequest fr;
   fr.version = opts.archive.archive;
   fr.platform = host_platform_name(tk.os);
@@ -163,8 +165,7 @@ Result<PathStep> path_step(const Toolkit& toolkit, Io& io) {
   platform::ProcessEnvironment env;
   PathStep step;
   step.report = make_path_report(toolkit, env, "/", "");
-  if (!step.report->plan.list_problem.empty())
-    io.warn(step.report->plan.list_problem + ": no LD_LIBRARY_PATH or GitHub Actions lines are given for it");
+  if (const auto note = list_problem_note(step.report->plan); !note.empty()) io.warn(note);
   CUDNNCTL_TRY_ASSIGN(step.github, apply_github_update(env, step.report->plan.github));
   return step;
 }
@@ -224,20 +225,25 @@ CommandRun setup_install(CLI::App& sub, Io&) {
     if (!p.name)
       return fail(ErrorCode::name_malformed, fmt::format("'{}' is not named like an NVIDIA cuDNN archive", p.path),
                   "install needs NVIDIA's archive name: it says which version, platform and layout to expect", p.path);
-    std::string reason;
-    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(opts->cuda_path, p.name->cuda_major(), reason));
+    // a release request picked the toolkit the archive was chosen for; an archive file picks one of its CUDA major
+    if (!opts->toolkit) {
+      CUDNNCTL_TRY_ASSIGN(opts->toolkit, select_toolkit(opts->cuda_path, p.name->cuda_major(), opts->toolkit_reason));
+    }
+    const auto& toolkit = *opts->toolkit;
+    const auto& reason = opts->toolkit_reason;
     CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
     auto req = install_request(p, toolkit, *catalog, *opts);
     host_gate(p, *opts, io, req);
     auto fs = make_real_fs();
-    Result<InstallOutcome> outcome = Unexpected<Error>(Error{});
-    {
+    // the progress line ends (and is cleared) before anything else is printed
+    auto outcome = [&] {
       ProgressLine progress(io, "installing");
       req.on_total = progress.total_setter();
       req.on_bytes = progress.adder();
-      outcome = install_archive(req, *fs);
-      if (outcome && !outcome->dry_run && outcome->changed) progress.finish();
-    }
+      auto r = install_archive(req, *fs);
+      if (r && !r->dry_run && r->changed) progress.finish();
+      return r;
+    }();
     CUDNNCTL_TRY(outcome);
     if (!outcome->recovered.empty()) io.warn(outcome->recovered);
     PathStep path;

@@ -32,8 +32,10 @@ Result<Toolkit> select_toolkit(const std::string& cuda_path, const std::optional
   if (!choice.toolkit) {
     std::string detail = choice.reason;
     for (const auto& n : notes) detail += "; " + n;
+    // only a command with an archive has a CUDA major to ask for (install): the others ask for any toolkit
     return fail(ErrorCode::file_not_found, fmt::format("no suitable CUDA toolkit: {}", detail),
-                "install the CUDA toolkit the archive is built for, or name it with --cuda-path DIR");
+                cuda_major ? fmt::format("install a CUDA {}.x toolkit (the archive is built for it), or name one with --cuda-path DIR", *cuda_major)
+                           : std::string("install the CUDA toolkit, or name its folder with --cuda-path DIR (or CUDA_PATH)"));
   }
   reason = choice.reason;
   return *choice.toolkit;

@@ -17,7 +17,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/load_trace.hpp"
 #include "cudnnctl/trace/library_facts.hpp"
@@ -60,11 +60,7 @@ CommandRun setup_trace(CLI::App& sub, Io&) {
     // the toolkit's DLL folders (%CUDA_PATH%\bin, bin\x64, bin\arm64): a Windows DLL from one is named "toolkit bin"
     std::vector<std::string> toolkit_dll_dirs;
     platform::ProcessEnvironment env;
-    if (const auto cuda = env.get("CUDA_PATH"); cuda && !cuda->empty())
-      for (auto d : windows_dll_dirs()) {
-        std::replace(d.begin(), d.end(), '/', '\\');
-        toolkit_dll_dirs.push_back(*cuda + "\\" + d);
-      }
+    if (const auto cuda = env.get("CUDA_PATH"); cuda && !cuda->empty()) toolkit_dll_dirs = windows_toolkit_dll_dirs(*cuda);
     CUDNNCTL_TRY_ASSIGN(auto run, platform::run_with_load_trace(opts->command, audit, toolkit_dll_dirs));
     if (!opts->events.empty()) (void)write_file(opts->events, run.events);
 

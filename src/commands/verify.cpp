@@ -34,7 +34,7 @@ CommandRun setup_verify(CLI::App& sub, Io&) {
     CUDNNCTL_TRY(check_is_archive(p.path, p.format));
     CUDNNCTL_TRY_ASSIGN(auto size, platform::file_size(p.path));
     if (p.expected.empty() && !opts->archive.allow_unverified)
-      return Unexpected<Error>(judge_hash(p.path, size, "(not computed)", p.expected, false).error());
+      return Unexpected<Error>(no_expected_hash(p.path, ""));
     std::string actual;
     {
       ProgressLine progress(io, "verifying", size);

@@ -15,7 +15,7 @@ namespace {
 /// The facts a row needs gathered, by name (what --check ID will gather).
 std::vector<std::string> need_names(unsigned needs) {
   static const std::pair<unsigned, const char*> names[] = {
-      {need_receipt, "receipt"},   {need_search_path, "search_path"}, {need_frameworks, "frameworks"},
+      {need_receipt, "receipt"},   {need_search_path, "search_path"},
       {need_linkage, "linkage"},   {need_probe, "probe"},             {need_workload, "workload"},
       {need_driver_files, "driver_files"}, {need_stack, "stack"}, {need_bundles, "bundles"}, {need_gpu_code, "gpu_code"}};
   std::vector<std::string> out{"toolkit"};

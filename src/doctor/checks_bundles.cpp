@@ -1,7 +1,6 @@
 // Framework bundles of cuDNN (the bundle module's scan, docs/bundles.md) against the toolkit checked: which
 // copy each framework loads, a bundle shadowing the toolkit's copy, a bundle changed behind cudnnctl's
 // back, and a bundle of another cuDNN or CUDA major. Pure: facts only.
-#include <cstdlib>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,7 +25,7 @@ std::string cudnn_text(const Bundle& b) {
   return b.cudnn_major ? fmt::format("cuDNN {}", b.cudnn_major) : std::string("cuDNN of unknown version");
 }
 
-unsigned toolkit_cuda_major(const Toolkit& t) { return static_cast<unsigned>(std::strtoul(t.major().c_str(), nullptr, 10)); }
+unsigned toolkit_cuda_major(const Toolkit& t) { return t.cuda_major().value_or(0); }
 
 std::string toolkit_cudnn_text(const DoctorFacts& f) {
   if (f.header) return "cuDNN " + f.header->text();
@@ -85,7 +84,7 @@ void check_bundles_shadow(const DoctorFacts& f, Checks& out) {
     const auto who = b.owner ? b.owner->name : std::string("the framework");
     auto c = make_check("bundles.shadow", kLayer, CheckStatus::warn,
                         fmt::format("'{}' ({}) holds {}: {}'s programs load it first, and the toolkit's {} in {} is never used by them", b.dir,
-                                    owner_text(b), cudnn_text(b), who, toolkit_cudnn_text(f), f.lib_dir));
+                                    owner_text(b), cudnn_text(b), who, toolkit_cudnn_text(f), f.runtime_dir));
     c.cause = "a framework finds the cuDNN it ships by its own library's RPATH or beside it, before LD_LIBRARY_PATH, PATH and the toolkit, "
               "so installing or upgrading the toolkit's cuDNN does not change what the framework runs";
     const auto dir = command_word(b.dir);
@@ -183,7 +182,7 @@ void check_bundles_versions(const DoctorFacts& f, Checks& out) {
 
 const std::vector<CheckSpec>& bundles_check_rows() {
   static const std::vector<CheckSpec> rows{
-      {"bundles.found", 2, need_bundles, &check_bundles_found, "the framework-bundled cuDNN folders (found as `cudnnctl bundle list` finds them: --site, else $VIRTUAL_ENV, $CONDA_PREFIX and the site-packages python3 and python report), with owner, version and state, and which copy each framework loads; where it looked when there are none", ""},
+      {"bundles.found", 2, need_bundles, &check_bundles_found, "the framework-bundled cuDNN folders (PyTorch's torch/lib, pip's nvidia-cudnn wheels, conda's packages), which their programs load first: found as `cudnnctl bundle list` finds them (--site, else $VIRTUAL_ENV, $CONDA_PREFIX and the site-packages python3 and python report) and, without --site, in this machine's other Python environments too (~/.local, conda envs under $HOME, /usr/local, /usr); with owner, version and state, and which copy each framework loads; where it looked when there are none (it took over files.frameworks)", ""},
       {"bundles.shadow", 2, need_bundles, &check_bundles_shadow, "a bundle of the toolkit's cuDNN major that its framework loads first, so the toolkit's copy is never used by it (fix: `cudnnctl bundle unbundle` or `bundle swap` of that folder)", ""},
       {"bundles.state", 2, need_bundles, &check_bundles_state, "each bundle's state: modified (its files edited by hand, not by cudnnctl) and reverted (the package manager put its files back after a cudnnctl swap or unbundle) warn", ""},
       {"bundles.versions", 2, need_bundles, &check_bundles_versions, "a bundle of another cuDNN major or CUDA major than the toolkit's, naming both", ""},

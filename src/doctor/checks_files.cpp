@@ -7,7 +7,6 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
-#include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/env/display_path.hpp"
@@ -21,7 +20,7 @@ const Toolkit* files_toolkit(const DoctorFacts& f) { return f.major ? f.tk() : n
 
 // the toolkit's DLL folder as this machine writes it (bin\x64 on Windows, bin/x64 elsewhere)
 std::string t_dll_dir(const DoctorFacts& f) {
-  return windows_toolkit_path_here(f.tk() ? f.tk()->dll_dir : std::string("bin"));
+  return windows_toolkit_path_here(f.tk() ? f.tk()->runtime_dir() : std::string("bin"));
 }
 
 // a transaction cudnnctl did not finish (killed mid-install), and staging folders of runs that died
@@ -64,12 +63,12 @@ void check_files_cudnn(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;
   if (!f.major) {
-    out.push_back(make_check("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", f.lib_dir), "files.cudnn"));
+    out.push_back(make_check("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", f.runtime_dir), "files.cudnn"));
     return;
   }
   if (!f.unloadable.empty()) {
     auto c = make_check("files.cudnn", 2, CheckStatus::fail,
-                        fmt::format("{} has cuDNN's name but is not a shared library: {}", f.lib_dir, fmt::join(f.unloadable, "; ")));
+                        fmt::format("{} has cuDNN's name but is not a shared library: {}", f.runtime_dir, fmt::join(f.unloadable, "; ")));
     c.cause = "the file is damaged, truncated, a text file or a failed download: the loader refuses it (\"file too short\", \"invalid ELF header\")";
     c.fix = "reinstall cuDNN with cudnnctl install (it re-places the files that differ)";
     out.push_back(std::move(c));
@@ -80,7 +79,7 @@ void check_files_cudnn(const DoctorFacts& f, Checks& out) {
     if (const auto c = classify_cudnn_file(n, t->os); c && c->main() && c->full_version.empty()) majors.insert(c->major);
   out.push_back(make_check("files.cudnn", 2, CheckStatus::pass,
                            fmt::format("cuDNN {} in {}{}", f.header ? f.header->text() : fmt::format("{}.x", *f.major),
-                                       f.lib_dir,
+                                       f.runtime_dir,
                                        majors.size() > 1 ? fmt::format(" (and libraries of {} other major versions)", majors.size() - 1) : "")));
 }
 
@@ -94,7 +93,7 @@ void check_files_stale(const DoctorFacts& f, Checks& out) {
   std::sort(stale.begin(), stale.end());
   if (!stale.empty())
     out.push_back(make_check("files.stale", 2, CheckStatus::warn,
-                             fmt::format("{} holds cuDNN {} and {} files of other majors: {}", f.lib_dir, *f.major, stale.size(), fmt::join(stale, ", ")),
+                             fmt::format("{} holds cuDNN {} and {} files of other majors: {}", f.runtime_dir, *f.major, stale.size(), fmt::join(stale, ", ")),
                              "files.stale"));
 }
 
@@ -160,16 +159,16 @@ void check_files_versions(const DoctorFacts& f, Checks& out) {
   if (!t) return;
   if (t->os == Os::windows) {
     FileSnapshot snap;
-    for (const auto& [name, pe] : f.dlls) snap.pe.emplace(join_path(f.lib_dir, name), pe);
-    snap.dirs[f.lib_dir] = f.lib_names;
-    out.push_back(windows_dll_versions(f.lib_dir, *f.major, f.header ? f.header->text() : std::string(), snap));
+    for (const auto& [name, pe] : f.dlls) snap.pe.emplace(join_path(f.runtime_dir, name), pe);
+    snap.dirs[f.runtime_dir] = f.lib_names;
+    out.push_back(windows_dll_versions(f.runtime_dir, *f.major, f.header ? f.header->text() : std::string(), snap));
     return;
   }
   std::set<std::string> versions;
   for (const auto& n : f.lib_names)
     if (const auto c = classify_cudnn_file(n, t->os); c && !c->full_version.empty() && c->major == *f.major) versions.insert(c->full_version);
   if (versions.size() > 1)
-    out.push_back(make_check("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", f.lib_dir, fmt::join(versions, ", ")),
+    out.push_back(make_check("files.versions", 2, CheckStatus::fail, fmt::format("mixed cuDNN versions in {}: {}", f.runtime_dir, fmt::join(versions, ", ")),
                              "files.versions.mixed"));
   else if (versions.size() == 1 && f.header && *versions.begin() != f.header->text())
     out.push_back(make_check("files.versions", 2, CheckStatus::fail,
@@ -228,7 +227,7 @@ void check_files_search_path(const DoctorFacts& f, Checks& out) {
   else
     out.push_back(make_check("files.search_path", 2, CheckStatus::pass,
                              fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
-                                         winner != sh.copies.end() ? winner->dir : f.lib_dir)));
+                                         winner != sh.copies.end() ? winner->dir : f.runtime_dir)));
   // copies of older majors on the path: programs built for those load them
   std::vector<std::string> others;
   for (const auto& c : sh.copies)
@@ -236,31 +235,6 @@ void check_files_search_path(const DoctorFacts& f, Checks& out) {
   if (!others.empty())
     out.push_back(make_check("files.stale", 2, CheckStatus::warn, fmt::format("older cuDNN copies on the search path: {}", fmt::join(others, "; ")),
                              "files.stale"));
-}
-
-// PyTorch and pip wheels carry their own cuDNN, which their programs load first.
-// The copies the bundles.* checks do not already report (other environments than the ones the bundle
-// scan read), so one copy is named once.
-void check_files_frameworks(const DoctorFacts& f, Checks& out) {
-  if (!files_toolkit(f) || !f.frameworks_scanned) return;
-  const auto key = [&](const std::string& dir) { return bundle_dir_key(utf8_of(path_from_utf8(dir).lexically_normal()), f.host_os); };
-  std::set<std::string> bundle_dirs;
-  for (const auto& b : f.bundles.bundles) bundle_dirs.insert(key(b.dir));
-  std::vector<std::string> others;
-  for (const auto& c : f.frameworks)
-    if (!bundle_dirs.count(key(c.dir))) others.push_back(fmt::format("{} in {}", c.what, c.dir));
-  if (f.frameworks.empty()) {
-    out.push_back(make_check("files.frameworks", 2, CheckStatus::pass, "no framework-bundled cuDNN found (pip nvidia-cudnn wheels, torch/lib)"));
-  } else if (others.empty()) {
-    out.push_back(make_check("files.frameworks", 2, CheckStatus::pass,
-                             fmt::format("{} framework cuDNN cop{} found, each reported by bundles.found", f.frameworks.size(),
-                                         f.frameworks.size() == 1 ? "y" : "ies")));
-  } else {
-    out.push_back(make_check("files.frameworks", 2, CheckStatus::warn,
-                             fmt::format("{} other cuDNN{}: {}", others.size(), f.bundles.gathered ? " (besides those bundles.found reports)" : "",
-                                         fmt::join(others, "; ")),
-                             "files.frameworks"));
-  }
 }
 
 } // namespace
@@ -276,7 +250,6 @@ const std::vector<CheckSpec>& files_check_rows() {
       {"files.versions", 2, need_toolkit, &check_files_versions, "the headers' version against the libraries' file names (Windows: each DLL's version resource), so a library of another release is named", ""},
       {"files.receipt", 2, need_receipt, &check_files_receipt, "with an install receipt, every installed file's size and SHA-256 (finds a DLL emptied by antivirus)", ""},
       {"files.search_path", 2, need_search_path, &check_files_search_path, "which cuDNN copy the loader picks, and every copy that shadows the toolkit's (the cudnnctl path scan)", ""},
-      {"files.frameworks", 2, need_frameworks | need_bundles, &check_files_frameworks, "PyTorch's and pip's own cuDNN copies anywhere on this machine (every venv and conda env, ~/.local, the Python on PATH), which their programs load first; those bundles.found reports are not named again", ""},
   };
   return rows;
 }

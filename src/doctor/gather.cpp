@@ -1,4 +1,4 @@
-// Layer 1 and 2 facts: the toolkit, its files, the receipt and journal, the search path and frameworks.
+// Layer 1 and 2 facts: the toolkit, its files, the receipt and journal, the search path.
 #include "cudnnctl/doctor/gather.hpp"
 
 #include <algorithm>
@@ -62,7 +62,7 @@ void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys) {
   for (const auto& n : f.lib_names) {
     const auto c = classify_cudnn_file(n, t->os);
     if (!c || !c->full_version.empty()) continue;  // one name per library: libcudnn_ops.so.9, not its versioned twin
-    auto elf = sys.read_elf(join_path(f.lib_dir, n));
+    auto elf = sys.read_elf(join_path(f.runtime_dir, n));
     if (!elf) {
       g.unreadable.push_back(n);
       continue;
@@ -76,8 +76,8 @@ void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys) {
 void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;
-  f.lib_dir = utf8_of(path_from_utf8(t->root) / (t->os == Os::windows ? t->dll_dir : t->lib_dir));
-  f.lib_names = sys.list_dir(f.lib_dir);
+  f.runtime_dir = t->runtime_library_dir();
+  f.lib_names = sys.list_dir(f.runtime_dir);
   for (const auto& h : version_header_names())
     if (const auto text = sys.read_text(utf8_of(path_from_utf8(t->root) / t->include_dir / h)))
       if ((f.header = parse_version_header(*text))) break;
@@ -87,11 +87,11 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys) {
   if (!majors.empty())
     f.major = f.header && std::count(majors.begin(), majors.end(), f.header->major) ? f.header->major : *std::max_element(majors.begin(), majors.end());
   if (t->os == Os::windows && f.major)
-    for (const auto& d : cudnn_dll_names(f.lib_names)) f.dlls.emplace(d, sys.read_pe(join_path(f.lib_dir, d)));
+    for (const auto& d : cudnn_dll_names(f.lib_names)) f.dlls.emplace(d, sys.read_pe(join_path(f.runtime_dir, d)));
   if (t->os == Os::linux_os && f.major) {
     // a file with cuDNN's name is not yet cuDNN: the loader maps only an ELF shared library
     const auto main = library_file_name(t->os, "cudnn", *f.major);
-    if (auto elf = sys.read_elf(join_path(f.lib_dir, main)); !elf) f.unloadable.push_back(fmt::format("{} ({})", main, elf.error().message));
+    if (auto elf = sys.read_elf(join_path(f.runtime_dir, main)); !elf) f.unloadable.push_back(fmt::format("{} ({})", main, elf.error().message));
   }
 }
 
@@ -100,9 +100,7 @@ void gather_files(DoctorFacts& f, DoctorSystem& sys) {
 std::vector<std::string> unlisted_cudnn_files(const Toolkit& t, const Receipt& receipt, DoctorSystem& sys) {
   std::set<std::string> listed;
   for (const auto& file : receipt.files) listed.insert(to_lower_ascii(file.path));
-  std::set<std::string> dirs = {t.include_dir, t.lib_dir};
-  if (!t.dll_dir.empty()) dirs.insert(t.dll_dir);
-  if (t.os == Os::windows) dirs.insert("bin");
+  const auto dirs = t.install_dirs();
   std::vector<std::string> out;
   for (const auto& d : dirs)
     for (const auto& n : sys.list_dir(join_path(t.root, d)))
@@ -180,12 +178,11 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
-  // the bundles' folder walk (and any interpreter it must ask) beside the search path's and the frameworks'
+  // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering:
   // gathering: it writes f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
   std::future<void> bundles;
   if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
-  if (needs & need_frameworks) gather_frameworks(f, env, sys);
   if (bundles.valid()) bundles.get();
   gather_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);

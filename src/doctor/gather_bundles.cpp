@@ -10,6 +10,7 @@
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/bundle/python_sites.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/doctor/file_snapshot.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 
 namespace cudnnctl {
@@ -29,6 +30,34 @@ public:
 private:
   DoctorSystem& m_sys;
 };
+
+// The site folders of this machine's Python environments that neither the environment nor an interpreter
+// on PATH names (an inactive conda env, ~/.local, the system's Python): the doctor looks wider than
+// `bundle list`, so a framework copy of cuDNN anywhere here is a bundle it reports. Each existing one of
+// <prefix>/lib*/python3*/{site,dist}-packages and <prefix>/Lib/site-packages.
+std::vector<std::string> machine_python_sites(const platform::Environment& env, DoctorSystem& sys) {
+  std::vector<std::string> prefixes;
+  if (const auto home = env.get("HOME"); home && !home->empty()) {
+    prefixes.push_back(join_path(*home, ".local"));
+    for (const char* base : {"miniconda3", "anaconda3", "miniforge3", "mambaforge", ".conda"}) {
+      const auto conda = join_path(*home, base);
+      for (const auto& e : sys.list_dir(join_path(conda, "envs"))) prefixes.push_back(join_path(join_path(conda, "envs"), e));
+      prefixes.push_back(conda);
+    }
+  }
+  prefixes.push_back("/usr/local");
+  prefixes.push_back("/usr");
+  std::vector<std::string> sites;
+  for (const auto& prefix : prefixes) {
+    for (const char* lib : {"lib", "lib64"})
+      for (const auto& py : sys.list_dir(join_path(prefix, lib)))
+        if (py.starts_with("python3"))
+          for (const char* site : {"site-packages", "dist-packages"}) sites.push_back(join_path(join_path(join_path(prefix, lib), py), site));
+    sites.push_back(join_path(prefix, "Lib/site-packages"));
+  }
+  std::erase_if(sites, [&](const std::string& s) { return !sys.is_dir(s); });
+  return sites;
+}
 
 } // namespace
 
@@ -57,6 +86,7 @@ void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
     auto found = collect_python_sites(plan_python_sites(exes, env, cwd, disk), [&sys](const std::string& exe) { return sys.python_sites(exe); });
     for (auto& s : found.sites) sites.push_back(std::move(s));
     for (const auto& [exe, why] : found.not_asked) b.not_asked.push_back(fmt::format("{} ({})", exe, why));
+    for (auto& s : machine_python_sites(env, sys)) sites.push_back(std::move(s));
   }
   for (auto& s : sites)
     if (std::find(b.looked_in.begin(), b.looked_in.end(), s) == b.looked_in.end()) b.looked_in.push_back(std::move(s));

@@ -38,7 +38,7 @@ void gather_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   for (const auto& n : f.lib_names) {
     const auto c = classify_cudnn_file(n, t->os);
     if (!c || !c->full_version.empty() || c->major != *f.major) continue;  // one name per library
-    g.cudnn.push_back(read_library_code(sys, join_path(f.lib_dir, n), n, ""));
+    g.cudnn.push_back(read_library_code(sys, join_path(f.runtime_dir, n), n, ""));
   }
   std::vector<std::string> seen;
   for (const auto& b : f.bundles.bundles)

@@ -1,7 +1,6 @@
 #include "cudnnctl/doctor/gather_stack.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -118,8 +117,8 @@ StackFacts read_stack_facts(const StackInputs& in, const platform::Environment& 
 
 void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   StackInputs in;
-  in.toolkit_lib_dir = f.lib_dir;
-  in.toolkit_cuda_major = static_cast<unsigned>(std::strtoul(f.tk()->major().c_str(), nullptr, 10));
+  in.toolkit_lib_dir = f.runtime_dir;
+  in.toolkit_cuda_major = f.tk()->cuda_major().value_or(0);
   // read once: gather_driver has it when layer 4 runs, else it is read here through the same seam
   in.host_driver = !f.driver_version.empty() ? f.driver_version
                                              : parse_driver_version(sys.read_text(f.driver_version_file).value_or(std::string()));

@@ -41,7 +41,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   std::vector<std::string> named;
   if (const auto cp = lookup("CUDA_PATH")) named.push_back(*cp);
   for (const auto& e : entries) named.push_back(expand_windows_vars(e, lookup));
-  const auto dll_local = utf8_of((path_from_utf8(root) / t.dll_dir).lexically_normal());
+  const auto dll_local = utf8_of((path_from_utf8(root) / path_from_utf8(t.runtime_dir())).lexically_normal());
   for (const auto& n : named) {
     std::string w = n;
     w.erase(std::remove(w.begin(), w.end(), '"'), w.end());
@@ -78,7 +78,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
 void prepare_native(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   const auto& t = *f.tk();
   auto& win = f.win;
-  win.dll_dir = utf8_of((path_from_utf8(t.root) / t.dll_dir).lexically_normal());
+  win.dll_dir = utf8_of(path_from_utf8(t.runtime_library_dir()).lexically_normal());
   for (const auto& d : windows_dll_dirs())
     if (const auto b = path_from_utf8(t.root) / path_from_utf8(d); sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b.lexically_normal()));
   for (auto sd : windows_search_order(env, "")) {

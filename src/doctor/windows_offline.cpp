@@ -249,14 +249,6 @@ std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in) {
   return out;
 }
 
-std::vector<Check> windows_offline_loader(const OfflineWindows& in) {
-  auto out = windows_loader_needed(in);
-  for (auto& c : windows_loader_runtime_deps(in)) out.push_back(std::move(c));
-  out.push_back(make_check("loader.load", 3, CheckStatus::skip,
-                     "offline: nothing is loaded from a Windows toolkit read here; the imports above were resolved from the files"));
-  return out;
-}
-
 std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::string& min_driver) {
   std::vector<Check> out;
   if (!in.system32) {

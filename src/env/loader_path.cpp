@@ -136,7 +136,7 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
     p.flavor = PathFlavor::windows;
     p.variable = "PATH";
     // as this machine's user can use it: backslashes on Windows, C:\... from a WSL mount, else as given
-    p.folder = windows_toolkit_path_here(t.root + "/" + (t.dll_dir.empty() ? std::string("bin") : t.dll_dir));
+    p.folder = windows_toolkit_path_here(t.root + "/" + t.runtime_dir());
     p.list_problem = list_problem(p.folder, p.variable, p.flavor);
     if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
     p.github.env = {{"CUDA_PATH", t.root}, {"CUDNN_PATH", t.root}};
@@ -145,8 +145,8 @@ LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_val
   } else {
     p.flavor = PathFlavor::posix;
     p.variable = "LD_LIBRARY_PATH";
-    const auto real = fs::weakly_canonical(path_from_utf8(t.root) / t.lib_dir, ec);
-    p.folder = ec ? utf8_of(path_from_utf8(t.root) / t.lib_dir) : utf8_of(real);
+    const auto real = fs::weakly_canonical(path_from_utf8(t.runtime_library_dir()), ec);
+    p.folder = ec ? t.runtime_library_dir() : utf8_of(real);
     const auto canonical_root = fs::weakly_canonical(t.root, ec);
     p.ld_conf_path = (path_from_utf8(system_root) / "etc/ld.so.conf.d" / ld_conf_file_name(utf8_of(ec ? path_from_utf8(t.root) : canonical_root))).string();
     // under another system root (an image being built) the file lists the folder as that system will see it

@@ -16,14 +16,17 @@
 
 namespace cudnnctl {
 
+std::string list_problem_note(const LoaderPathPlan& plan) {
+  return plan.list_problem.empty() ? std::string() : plan.list_problem + ": no " + plan.variable + " or GitHub Actions lines are given for it";
+}
+
 PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,
                             const std::string& consumer, const std::string* ld_cache_text) {
   PathReport r;
   const auto host = platform::detect_host();
   r.plan = plan_loader_path(toolkit, env.get(toolkit.os == Os::windows ? "PATH" : "LD_LIBRARY_PATH").value_or(""), system_root, env);
   for (const auto& w : r.plan.warnings) r.notes.push_back(w);
-  if (!r.plan.list_problem.empty())
-    r.notes.push_back(r.plan.list_problem + ": no " + r.plan.variable + " or GitHub Actions lines are given for it");
+  if (const auto note = list_problem_note(r.plan); !note.empty()) r.notes.push_back(note);
   if (host.os != toolkit.os) {
     r.notes.push_back(fmt::format("the toolkit is a {} toolkit and this machine is {}: the search order is that machine's to scan",
                                   to_string(toolkit.os), host.description));

@@ -131,6 +131,34 @@ Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_b
   return t;
 }
 
+std::string Toolkit::runtime_dir() const {
+  if (os != Os::windows) return lib_dir;
+  return dll_dir.empty() ? std::string("bin") : dll_dir;
+}
+
+std::string Toolkit::runtime_library_dir() const { return utf8_of(path_from_utf8(root) / path_from_utf8(runtime_dir())); }
+
+std::optional<unsigned> Toolkit::cuda_major() const { return parse_uint(major()); }
+
+std::vector<std::string> Toolkit::install_dirs() const {
+  std::vector<std::string> dirs = {include_dir, lib_dir};
+  if (!dll_dir.empty()) dirs.push_back(dll_dir);
+  if (os == Os::windows) dirs.push_back("bin");
+  std::vector<std::string> out;
+  for (auto& d : dirs)
+    if (!d.empty() && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(std::move(d));
+  return out;
+}
+
+std::vector<std::string> windows_toolkit_dll_dirs(const std::string& root) {
+  std::vector<std::string> out;
+  for (auto d : windows_dll_dirs()) {
+    std::replace(d.begin(), d.end(), '/', '\\');
+    out.push_back(root + "\\" + d);
+  }
+  return out;
+}
+
 std::vector<Toolkit> find_toolkits(const platform::Environment& env, const std::optional<std::string>& cuda_path,
                                    std::vector<std::string>* notes, const std::optional<std::vector<std::string>>& roots) {
   std::vector<std::pair<std::string, std::string>> candidates;  // path, found by

@@ -64,8 +64,8 @@ constexpr LogPattern k_patterns[] = {
     {{"sublibrary_version_mismatch"}, {"files.versions.mixed", "loader.versions.mixed", "loader.version_checks"}},
     {{"sublibrary_loading_failed"}, {"files.complete", "loader.version_checks"}},
     {{"sublibrary_unavailable"}, {"files.complete", "loader.version_checks"}},
-    {{"loaded runtime cudnn library"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
-    {{"cudnn version incompatibility"}, {"framework.cudnn-older", "files.search_path", "files.frameworks"}},
+    {{"loaded runtime cudnn library"}, {"framework.cudnn-older", "files.search_path", "bundles.found"}},
+    {{"cudnn version incompatibility"}, {"framework.cudnn-older", "files.search_path", "bundles.found"}},
     {{"found cudnn version", "built against"}, {"framework.cudnn-older", "files.search_path"}},
     {{"outdated cudnn installation"}, {"framework.cudnn-older", "files.search_path"}},
     // A consequence the framework reports after the cuDNN it loaded refused to start: no version in the line.

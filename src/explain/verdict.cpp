@@ -134,9 +134,9 @@ Verdict version_verdict(const VersionStatement& v) {
                           v.loaded.major, v.loaded.major);
   detail += "; the rule: " + v.rule;
   if (v.product == VersionProduct::driver) return {"driver.version", {"device.create"}, detail};
-  if (v.older == OlderSide::loaded) return {"framework.cudnn-older", {"files.search_path", "files.frameworks"}, detail};
+  if (v.older == OlderSide::loaded) return {"framework.cudnn-older", {"files.search_path", "bundles.found"}, detail};
   if (v.older == OlderSide::built && v.loaded.major != v.built.major) return {"loader.cudnn-major", {"files.search_path"}, detail};
-  return {"files.search_path", {"framework.cudnn-older", "files.frameworks"},
+  return {"files.search_path", {"framework.cudnn-older", "bundles.found"},
           detail + "; this program still refuses it: it wants the copy it was built with (the one it ships, or that exact version)"};
 }
 

@@ -35,9 +35,7 @@ std::uint64_t archive_bytes(const std::string& path) {
 // move into one fails only after the whole extraction, and with a less helpful reason). One on another
 // file system than the state folder is fine: the moves copy across it (InstallFs::rename).
 Result<void> check_destinations(const Toolkit& t) {
-  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
-  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
-  for (const auto& d : dirs) {
+  for (const auto& d : t.install_dirs()) {
     const auto path = t.root + "/" + d;
     std::error_code ec;
     if (!std::filesystem::is_directory(path_from_utf8(path), ec)) continue;  // created below the root, on its file system
@@ -60,11 +58,7 @@ Result<void> check_archive_readable(const std::string& path) {
 // cuDNN files now in the folders an install writes to, relative to the root.
 std::vector<std::string> existing_cudnn_files(const Toolkit& t, const InstallFs& fs) {
   std::vector<std::string> out;
-  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
-  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
-  // CUDA 13 Windows trees keep DLLs in bin\x64, but older cuDNN DLLs in bin\ still shadow them
-  if (t.os == Os::windows && t.dll_dir != "bin") dirs.push_back("bin");
-  for (const auto& d : dirs)
+  for (const auto& d : t.install_dirs())
     for (const auto& f : fs.list(t.root + "/" + d))
       if (is_cudnn_release_file(f, t.os)) out.push_back(d + "/" + f);
   std::sort(out.begin(), out.end());

@@ -53,10 +53,7 @@ Result<void> check_toolkit_layout(const Toolkit& t, const InstallFs& fs) {
                 "cudnnctl makes .cudnnctl as a real folder and never follows it elsewhere; nothing was changed. Remove or "
                 "replace it, then run cudnnctl again",
                 state);
-  std::vector<std::string> dirs = {t.include_dir, t.lib_dir};
-  if (!t.dll_dir.empty()) dirs.push_back(t.dll_dir);
-  if (t.os == Os::windows) dirs.push_back("bin");  // cuDNN DLLs there are stale on CUDA 13 trees: removed (Linux: never touched)
-  for (const auto& d : dirs)
+  for (const auto& d : t.install_dirs())  // Windows: with bin, whose cuDNN DLLs are stale on CUDA 13 trees (removed)
     if (auto ok = check_resolves_inside(t.root + "/" + d, t.root, fmt::format("the toolkit's {} folder", d), true); !ok) return ok;
   return {};
 }

@@ -34,7 +34,7 @@ DoctorFacts toolkit_facts() {
   t.found_by = "--cuda-path";
   f.toolkit.chosen = t;
   f.host_os = Os::linux_os;
-  f.lib_dir = "/opt/cuda/lib64";
+  f.runtime_dir = "/opt/cuda/lib64";
   f.lib_names = {"libcudnn.so.9", "libcudnn_ops.so.9"};
   f.header = CudnnHeaderVersion{9, 1, 0};
   f.major = 9;

@@ -42,7 +42,7 @@ Toolkit windows_tk() {
 DoctorFacts healthy_linux() {
   DoctorFacts f;
   f.toolkit.chosen = linux_tk();
-  f.lib_dir = "/opt/cuda/lib64";
+  f.runtime_dir = "/opt/cuda/lib64";
   f.lib_names = {"libcudnn.so.9", "libcudnn.so.9.1.0"};
   for (const auto* s : {"adv", "cnn", "engines_precompiled", "engines_runtime_compiled", "graph", "heuristic", "ops"}) {
     f.lib_names.push_back(fmt::format("libcudnn_{}.so.9", s));
@@ -98,7 +98,7 @@ TEST_CASE("layer 2 checks on in-memory facts", "[doctor][checks]") {
 
   DoctorFacts none;
   none.toolkit.chosen = linux_tk();
-  none.lib_dir = "/opt/cuda/lib64";
+  none.runtime_dir = "/opt/cuda/lib64";
   CHECK(run_check(none, "files.cudnn")[0].status == CheckStatus::fail);
   CHECK(run_check(none, "files.complete").empty());  // nothing more is said about files that are not there
   CHECK(run_check(none, "loader.skipped")[0].finding == "skipped: no cuDNN library to load (layer 2)");

@@ -91,7 +91,7 @@ TEST_CASE("files.glibc_floor: the toolkit's libraries read through the seam, aga
   FakeSystem sys;
   auto f = with_toolkit("/opt/cuda-13.0", 19);
   f.host_os = Os::linux_os;
-  f.lib_dir = "/opt/cuda-13.0/lib";
+  f.runtime_dir = "/opt/cuda-13.0/lib";
   f.lib_names = {"libcudnn.so.9", "libcudnn.so.9.19.0", "libcudnn_cnn.so.9", "libcudnn_cnn.so.9.19.0"};
   ElfDynamicInfo shim, cnn;
   shim.version_needs = {{"libc.so.6", "GLIBC_2.2.5"}, {"libstdc++.so.6", "GLIBCXX_3.4.11"}};

@@ -106,7 +106,7 @@ TEST_CASE("doctor's stack facts take the host driver through the doctor's system
   t.version = "13.0";
   t.lib_dir = "lib64";
   f.toolkit.chosen = t;
-  f.lib_dir = t.root + "/lib64";
+  f.runtime_dir = t.root + "/lib64";
   f.driver_version_file = "/fake/proc/driver/nvidia/version";
   platform::MapEnvironment env({});
   // layer 4 did not run: the stack reads the file itself, through the seam

@@ -80,6 +80,42 @@ TEST_CASE("toolkit trees: version, platform and folders from the layout", "[tool
   CHECK_THAT(read_toolkit((tmp.path() / "empty").string(), "CUDA_PATH").error().message, Catch::Contains("not a CUDA toolkit"));
 }
 
+TEST_CASE("a toolkit's runtime folder, CUDA major and install folders are its accessors", "[toolkit]") {
+  TempDir tmp;
+  const auto w118 = read_toolkit(windows_tree(tmp.path(), "11.8", false).string(), "test");
+  const auto w130 = read_toolkit(windows_tree(tmp.path(), "13.0", true).string(), "test");
+  const auto l124 = read_toolkit(linux_tree(tmp.path(), "cuda-12.4", "12040").string(), "test");
+  REQUIRE(w118);
+  REQUIRE(w130);
+  REQUIRE(l124);
+  // the runtime libraries: the DLL folder on Windows (bin\x64 on CUDA 13), lib64 on Linux (not lib/x64, the import libraries)
+  CHECK(w118->runtime_dir() == "bin");
+  CHECK(w130->runtime_dir() == "bin/x64");
+  CHECK(l124->runtime_dir() == "lib64");
+  CHECK(fs::path(l124->runtime_library_dir()) == tmp.path() / "cuda-12.4" / "lib64");
+  CHECK(fs::path(w130->runtime_library_dir()) == tmp.path() / "v13.0" / "bin/x64");
+  // a Windows tree with no DLL yet (an image being prepared): bin, as the installers lay it out
+  Toolkit bare = *w118;
+  bare.dll_dir.clear();
+  CHECK(bare.runtime_dir() == "bin");
+
+  CHECK(w130->cuda_major() == 13u);
+  CHECK(l124->cuda_major() == 12u);
+  Toolkit unread = *l124;
+  unread.version.clear();
+  CHECK_FALSE(unread.cuda_major());
+  unread.version = "x.1";
+  CHECK_FALSE(unread.cuda_major());
+
+  CHECK(l124->install_dirs() == std::vector<std::string>{"include", "lib64"});
+  CHECK(w118->install_dirs() == std::vector<std::string>{"include", "lib/x64", "bin"});
+  // CUDA 13: bin\x64 gets the DLLs, bin is listed too (an older cuDNN DLL there shadows them: removed)
+  CHECK(w130->install_dirs() == std::vector<std::string>{"include", "lib/x64", "bin/x64", "bin"});
+
+  CHECK(windows_toolkit_dll_dirs("C:\\CUDA\\v13.0") ==
+        std::vector<std::string>{"C:\\CUDA\\v13.0\\bin\\x64", "C:\\CUDA\\v13.0\\bin\\arm64", "C:\\CUDA\\v13.0\\bin"});
+}
+
 TEST_CASE("this image's real toolkit reads as CUDA 13.0 for Linux", "[toolkit]") {
   if (!fs::exists("/usr/local/cuda/include/cuda.h")) CUDNNCTL_SKIP("no CUDA toolkit in /usr/local/cuda on this machine");
   const auto t = read_toolkit("/usr/local/cuda", "test");

@@ -25,7 +25,6 @@ struct ArchiveEntry {
 struct ArchiveListing {
   ArchiveFormat format = ArchiveFormat::zip;
   std::vector<ArchiveEntry> entries;
-  std::uint64_t total_size() const;
 };
 
 } // namespace cudnnctl

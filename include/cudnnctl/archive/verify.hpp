@@ -41,6 +41,10 @@ struct VerifyOutcome {
   std::optional<ExpectedHash> matched;  // nullopt: unverified (allowed explicitly)
 };
 
+/// The refusal of an archive no expected hash is known for (verify.no-expected-hash); `actual` (its SHA-256)
+/// is named when it was computed, empty when the refusal comes before hashing.
+Error no_expected_hash(const std::string& path, const std::string& actual);
+
 /// Compares a computed hash with the expected ones; a mismatch is an error that shows both hashes and
 /// what it most likely means (incomplete download, unknown build of a known name, different file).
 Result<VerifyOutcome> judge_hash(const std::string& path, std::uint64_t size, const std::string& actual,

@@ -32,7 +32,6 @@ enum Need : unsigned {
   need_toolkit = 0,          // layer 1 and the toolkit's own listing are always read
   need_receipt = 1u << 0,
   need_search_path = 1u << 1,
-  need_frameworks = 1u << 2,
   need_linkage = 1u << 3,    // ELF/PE imports resolved along the loader's search order
   need_probe = 1u << 4,      // the child process that loads cuDNN and the driver
   need_workload = 1u << 5,   // the GPU workload child
@@ -43,12 +42,6 @@ enum Need : unsigned {
 };
 
 /// The framework bundles of cuDNN found the way `cudnnctl bundle list` finds them (bundles.* checks).
-/// A framework's own cuDNN found by the doctor's wide scan of this machine's Python environments.
-struct FrameworkCopy {
-  std::string what;  // "pip nvidia-cudnn-cu12 9.1.0.70", "PyTorch's own cuDNN"
-  std::string dir;   // the folder holding it (the wheel's nvidia/cudnn/lib or bin; else its site folder)
-};
-
 struct BundleFacts {
   bool gathered = false;
   bool sites_given = false;              // --site named the folders
@@ -60,7 +53,7 @@ struct BundleFacts {
 
 /// The GPU code one library carries (its fat binaries), or why it could not be read.
 struct LibraryGpuCode {
-  std::string file;     // a cuDNN library's name in lib_dir; a framework library's path
+  std::string file;     // a cuDNN library's name in runtime_dir; a framework library's path
   std::string owner;    // "" for cuDNN; "PyTorch" for libtorch_cuda.so / torch_cuda.dll
   std::optional<GpuCode> code;
   std::string error;    // unreadable: why
@@ -158,21 +151,19 @@ struct DoctorFacts {
   const Toolkit* tk() const { return toolkit.chosen && target_fits ? &*toolkit.chosen : nullptr; }
 
   // layer 2
-  std::string lib_dir;                   // the toolkit's library (Linux) or DLL (Windows) folder
+  std::string runtime_dir;               // the toolkit's runtime library folder, absolute (Toolkit::runtime_library_dir)
   std::vector<std::string> lib_names;    // its listing
   std::vector<std::string> unloadable;   // main/sub libraries of the chosen major that are not ELF/PE files
   std::optional<CudnnHeaderVersion> header;
   std::optional<unsigned> major;         // the cuDNN major the toolkit holds (header's, else the newest)
   FloorFacts glibc_floor;                // its libraries' glibc / libstdc++ floor (Linux toolkits on a Linux host)
   GpuCodeFacts gpu_code;                 // the GPU architectures in its libraries (and the frameworks' CUDA libraries)
-  std::map<std::string, Result<PeImports>> dlls;  // Windows: each cuDNN DLL (and zlibwapi.dll) of lib_dir, read
+  std::map<std::string, Result<PeImports>> dlls;  // Windows: each cuDNN DLL (and zlibwapi.dll) of runtime_dir, read
   ReceiptFacts receipt;
   InterruptedFacts interrupted;
   std::optional<ShadowReport> search;
   std::string search_origin;
   std::string search_skipped;            // why the search path was not scanned
-  bool frameworks_scanned = false;
-  std::vector<FrameworkCopy> frameworks;  // every Python environment of this machine that gather_frameworks knows
 
   // layer 3
   LinkageFacts linkage;                  // Linux model

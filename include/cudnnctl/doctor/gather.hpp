@@ -20,9 +20,10 @@ void gather_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_files(DoctorFacts& f, DoctorSystem& sys);
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
-void gather_frameworks(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
-/// The framework bundles: below --site's folders, else $VIRTUAL_ENV's, $CONDA_PREFIX's and the site folders
-/// python3 and python report (asked through `sys`), and those cudnnctl's bundle state names. gather_bundles.cpp
+/// The framework bundles (the one scan of framework cuDNN copies): below --site's folders, else $VIRTUAL_ENV's,
+/// $CONDA_PREFIX's, the site folders python3 and python report (asked through `sys`) and the site folders of
+/// this machine's other Python environments (~/.local, conda's envs under $HOME, /usr/local, /usr), and those
+/// cudnnctl's bundle state names. gather_bundles.cpp
 void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
 /// The Windows loader model's folders: from the given PATH and drive mappings (a tree read offline), or
 /// from this Windows machine's own environment; then lists them and reads the DLLs into f.win.files.

@@ -35,8 +35,6 @@ Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std
 std::vector<Check> windows_loader_needed(const OfflineWindows& in);
 /// Layer 3: `loader.runtime_deps`, the DLLs cuDNN opens by name (cuBLASLt, NVRTC, zlibwapi for cuDNN 8).
 std::vector<Check> windows_loader_runtime_deps(const OfflineWindows& in);
-/// Layer 3 offline: the two above and `loader.load` (skipped: nothing is loaded).
-std::vector<Check> windows_offline_loader(const OfflineWindows& in);
 
 /// Layer 4 offline: `driver.library` (nvcuda.dll in System32) and `driver.version` against NVIDIA's minimum.
 std::vector<Check> windows_offline_driver(const OfflineWindows& in, const std::string& min_driver_windows);

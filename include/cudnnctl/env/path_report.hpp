@@ -17,6 +17,10 @@ struct PathReport {
   std::string cudnn_file;  // the toolkit's own cuDNN main library (libcudnn.so.9), "" when it holds none
 };
 
+/// The note for a plan whose folder cannot go into its list variable (PATH on Windows, LD_LIBRARY_PATH on
+/// Linux): "<problem>: no <variable> or GitHub Actions lines are given for it"; empty when there is none.
+std::string list_problem_note(const LoaderPathPlan& plan);
+
 /// `consumer`: a program or library whose RUNPATH takes part in the Linux search order (may be empty).
 /// `ld_cache_text`: `ldconfig -p` already run (the doctor runs it once); null: run it here.
 PathReport make_path_report(const Toolkit& toolkit, const platform::Environment& env, const std::string& system_root,

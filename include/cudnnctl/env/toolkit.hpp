@@ -22,7 +22,23 @@ struct Toolkit {
   std::string found_by;      // --cuda-path, CUDA_PATH, CUDA_PATH_V12_4, CUDA_HOME, nvcc on PATH, default location
 
   std::string major() const { return version.substr(0, version.find('.')); }
+
+  // The facts every command reads off a toolkit, worked out here once:
+  /// The folder its runtime libraries are loaded from, relative to root: the DLL folder on Windows (bin,
+  /// or bin/x64 where CUDA 13 keeps its DLLs; bin when neither holds one yet), lib_dir on Linux.
+  std::string runtime_dir() const;
+  /// runtime_dir() under root ("<root>/lib64", "<root>/bin/x64"), as found (not resolved).
+  std::string runtime_library_dir() const;
+  /// The CUDA major of `version` (13 for "13.0"); nullopt when the version was unreadable.
+  std::optional<unsigned> cuda_major() const;
+  /// The folders, relative to root, an install writes cuDNN files to or removes stale ones from: include,
+  /// lib_dir, the DLL folder, and on Windows also bin (older cuDNN DLLs there shadow bin/x64's on CUDA 13).
+  std::vector<std::string> install_dirs() const;
 };
+
+/// The folders a Windows toolkit at `root` (a Windows path, e.g. %CUDA_PATH%) may keep DLLs in, as Windows
+/// paths: root\bin, root\bin\x64, root\bin\arm64 (contract/layout's windows_dll_dirs), whether or not they exist.
+std::vector<std::string> windows_toolkit_dll_dirs(const std::string& root);
 
 /// Reads a toolkit tree. Errors when `root` is not a CUDA toolkit (no include/cuda.h, no version file).
 Result<Toolkit> read_toolkit(const std::string& root, const std::string& found_by);
