@@ -2,8 +2,12 @@
 """The JSON contract of every command (issue 45, docs/json.md), checked on the built binary:
 
 Every command and subcommand, listed from the binary's own --help (a new command without a case here fails
-the test), runs on a success path where one is cheap and on a failure path, each with --json before the
-command's words and after them. Each run must print exactly one JSON document on stdout that
+the test), runs on a success path and on a failure path, each with --json before the command's words and
+after them. The success paths use local fixtures only: a 127.0.0.1 HTTP mirror (catalog update, fetch), a
+real cuDNN library with GPU code (gpu-code; CUDNNCTL_TEST_CUDA_LIB, default /usr/local/cuda/lib64, read only),
+stand-in libraries built with gcc (install, bundle swap/unbundle/restore, uninstall, in order). bench's success
+needs a GPU and is not run; what is not run is printed as "not run: ..." with the reason.
+Each run must print exactly one JSON document on stdout that
 - validates against its schema file, docs/schemas/<command>.schema.json (the file the document's `schema`
   names: "cudnnctl.bundle.list/1" -> bundle.list.schema.json, whose `schema` const is that exact version),
 - carries the process's exit code in `exit_code`, `ok` true exactly when it is 0, and `error` exactly when
@@ -22,6 +26,7 @@ import io
 import json
 import os
 import re
+import shutil
 import socketserver
 import subprocess
 import sys
@@ -160,15 +165,16 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def toolkit(base):
-    root = os.path.join(base, "cuda-12.4")
+def toolkit(base, version="12.4.1"):
+    major, minor = version.split(".")[:2]
+    root = os.path.join(base, f"cuda-{major}.{minor}")
     os.makedirs(os.path.join(root, "targets", "x86_64-linux", "lib"))
     os.makedirs(os.path.join(root, "include"))
     os.makedirs(os.path.join(root, "bin"))
     os.symlink("targets/x86_64-linux/lib", os.path.join(root, "lib64"))
     with open(os.path.join(root, "version.json"), "w") as f:
-        json.dump({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}, f)
-    open(os.path.join(root, "include", "cuda.h"), "w").write("#define CUDA_VERSION 12040\n")
+        json.dump({"cuda": {"name": "CUDA SDK", "version": version}}, f)
+    open(os.path.join(root, "include", "cuda.h"), "w").write(f"#define CUDA_VERSION {int(major) * 1000 + int(minor) * 10}\n")
     return root
 
 
@@ -181,27 +187,34 @@ def fixtures(work):
     open(log, "w").write("Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file\n")
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
+    # gpu-code's success path: a small real library with GPU code (cuDNN 9's convolution library, ~4 MB)
+    gpulib = os.path.join(os.environ.get("CUDNNCTL_TEST_CUDA_LIB", "/usr/local/cuda/lib64"), "libcudnn_cnn.so.9")
+    unavailable = {} if os.path.isfile(gpulib) else {"gpulib": f"no {gpulib} (a real cuDNN 9 library with GPU code)"}
     return {"archive": archive, "sha": sha256(archive), "bad": "0" * 64, "tk": toolkit(work), "log": log, "empty": empty,
+            "gpulib": gpulib, "unavailable": unavailable,
             "missing": os.path.join(work, "no-such-file"), "work": work, "cache": os.path.join(work, "cache"),
             "nofolder": os.path.join(work, "no-such-folder", "report.json")}
 
 
-# ---- the cases: (arguments, cudnnctl fails) per command; a success path where cheap, a failure path each ------
+# ---- the cases: (arguments, cudnnctl fails) per command; a success path and a failure path each ---------------
 
+OK = "ok"
 CASES = {
     "inspect": [(["{archive}"], False), (["not-an-archive.zip"], True)],
     "verify": [(["{archive}", "--sha256", "{sha}"], False), (["{archive}", "--sha256", "{bad}"], True)],
     "extract": [(["{archive}", "--sha256", "{sha}", "--to", "{out}"], False), (["{archive}", "--sha256", "{bad}", "--to", "{out}"], True)],
     "fetch": [(["9.1.0", "--offline", "--dry-run", "--cuda-path", "{tk}"], False),
+              (["9.30", "--platform", "linux-x86_64", "--cuda", "13", "--mirror", "{mirror}", "--cache", "{out}"], OK),
               (["9.1.0", "--offline", "--cache", "{cache}", "--cuda-path", "{tk}"], True)],
     "catalog list": [([], False), (["--platform", "{missing}"], False)],
-    "catalog update": [(["--mirror", "http://127.0.0.1:{port}/no-such-listing", "--timeout", "5"], True)],
+    "catalog update": [(["--mirror", "{mirror}", "--timeout", "5"], OK),
+                       (["--mirror", "http://127.0.0.1:{port}/no-such-listing", "--timeout", "5"], True)],
     "install": [(["{archive}", "--sha256", "{sha}", "--cuda-path", "{tk}", "--dry-run", "--no-path"], False),
                 (["{archive}", "--sha256", "{bad}", "--cuda-path", "{tk}", "--no-path"], True)],
     "uninstall": [(["--cuda-path", "{tk}"], None), (["--cuda-path", "{empty}"], True)],
     "path": [(["--cuda-path", "{tk}"], False), (["--cuda-path", "{tk}", "--shell", "bash"], True)],
     "doctor": [(["--no-gpu", "--offline", "--cuda-path", "{tk}"], False), (["--list-checks"], False), (["--layer", "9"], True)],
-    "gpu-code": [(["{archive}"], None), (["{missing}"], True)],
+    "gpu-code": [(["{archive}"], None), (["{gpulib}"], OK), (["{missing}"], True)],
     "explain": [(["{log}"], False), (["{missing}"], True)],
     "trace": [(["--", "true"], None), (["--output", "{nofolder}", "--", "true"], True)],
     "bundle list": [(["--site", "{empty}"], False), (["--site", "{missing}"], None)],
@@ -210,7 +223,9 @@ CASES = {
     "bundle restore": [(["{empty}"], True)],
     "bench": [(["--cuda-path", "{empty}"], True)],
 }
-# None: either way is right here (depends on the machine: a GPU, the load trace, what the archive holds)
+# None: either way is right here (depends on the machine: a GPU, the load trace, what the archive holds).
+# OK: must succeed: exit 0, ok true, no error. The success paths that change state (install, bundle swap, unbundle,
+# restore, uninstall) run in order in stateful_cases(); bench's success needs a GPU and is reported as not run.
 
 
 def commands():
@@ -230,13 +245,68 @@ def expected_schema(command, args):
     return "doctor-checks" if "--list-checks" in args else command.replace(" ", ".")
 
 
-def run_case(command, raw_args, fails, values, env, dump):
-    for where in ("before", "after"):
+def run_case(command, raw_args, fails, values, env, dump, places=("before", "after")):
+    for where in places:
         values["out"] = os.path.join(values["work"], f"out-{len(os.listdir(values['work']))}")  # extract --to: a new folder each run
         args = [a.format(**values) for a in raw_args]
         cut = args.index("--") if "--" in args else len(args)
         argv = ["--json", *command.split(), *args] if where == "before" else [*command.split(), *args[:cut], "--json", *args[cut:]]
         run_one(command, args, argv, fails, env, dump)
+
+
+# The success paths that change state, in order, once with --json before the words and once after: install a
+# stand-in cuDNN 9.19 archive into a CUDA 13 toolkit; in a pip-style site-packages holding that release's
+# stand-in libraries (tests/bundle/common.sh builds both), swap in a 9.20 archive, restore, unbundle (the
+# toolkit's copy), restore; uninstall from the toolkit.
+STATEFUL = [
+    ("install", ["{a919}", "--sha256", "{h919}", "--cuda-path", "{tk13}", "--no-path"]),
+    ("bundle swap", ["{lib}", "{a920}", "--sha256", "{h920}"]),
+    ("bundle restore", ["{lib}"]),
+    ("bundle unbundle", ["{lib}", "--cuda-path", "{tk13}"]),
+    ("bundle restore", ["{lib}"]),
+    ("uninstall", ["--cuda-path", "{tk13}"]),
+]
+BUNDLE_SETUP = """
+set -eu
+. "$here/common.sh"
+mkdir -p "$lib" "$di"
+a919=cudnn-linux-x86_64-9.19.0.56_cuda13-archive
+fake_archive $a919.tar.xz 91900 >/dev/null
+# install reads the version from the headers: they say 9.19.0, as the archive's name does
+printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n' >"$tmp/arch/$a919/include/cudnn_version.h"
+tar -C "$tmp/arch" -cJf "$tmp/arch/$a919.tar.xz" $a919
+h919=$(sha256sum "$tmp/arch/$a919.tar.xz" | cut -d' ' -f1)
+for f in "$tmp/arch/$a919"/lib/*.so.9; do [[ $f == *tensor_ir* ]] || cp -L "$f" "$lib/"; done
+printf 'Metadata-Version: 2.1\r\nName: nvidia-cudnn-cu13\r\nVersion: 9.19.0.56\r\n\r\n' >"$di/METADATA"
+record "$site" "$di"
+h920=$(fake_archive cudnn-linux-x86_64-9.20.0.1_cuda13-archive.tar.xz 92000)
+echo "$h919 $h920"
+"""
+
+
+def stateful_cases(values, env, dump, not_run):
+    if not shutil.which("gcc") or not shutil.which("bash"):
+        not_run.append("install, bundle swap/unbundle/restore and uninstall on success paths: no gcc to build stand-in libraries")
+        return 0
+    tmp = os.path.join(values["work"], "bundle")
+    site = os.path.join(tmp, "env", "lib", "python3.12", "site-packages")
+    v = dict(values, lib=os.path.join(site, "nvidia", "cudnn", "lib"), tk13=toolkit(tmp, "13.0.2"),
+             a919=os.path.join(tmp, "arch", "cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz"),
+             a920=os.path.join(tmp, "arch", "cudnn-linux-x86_64-9.20.0.1_cuda13-archive.tar.xz"))
+    setup_env = dict(env, tmp=tmp, site=site, di=os.path.join(site, "nvidia_cudnn_cu13-9.19.0.56.dist-info"), lib=v["lib"],
+                     here=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bundle"))
+    r = subprocess.run(["bash", "-c", BUNDLE_SETUP], capture_output=True, text=True, env=setup_env)
+    if r.returncode != 0:
+        problems.append(f"the stand-in bundle and archives could not be made: {r.stdout}{r.stderr}")
+        return 0
+    v["h919"], v["h920"] = r.stdout.split()
+    clean = {k: x for k, x in env.items() if k not in ("LD_LIBRARY_PATH", "VIRTUAL_ENV", "CONDA_PREFIX")}
+    runs = 0
+    for where in ("before", "after"):
+        for command, args in STATEFUL:
+            run_case(command, args, OK, v, clean, dump, places=(where,))
+            runs += 1
+    return runs
 
 
 def run_one(command, args, argv, fails, env, dump):
@@ -262,14 +332,50 @@ def run_one(command, args, argv, fails, env, dump):
         problems.append(f"{label}: exit_code {doc.get('exit_code')} in the document, {r.returncode} from the process")
     if doc.get("ok") is not (r.returncode == 0):
         problems.append(f"{label}: ok {doc.get('ok')} with exit {r.returncode}")
-    if fails is not None and ("error" in doc) != fails:
+    if fails == OK and (r.returncode != 0 or doc.get("ok") is not True or doc.get("exit_code") != 0 or "error" in doc):
+        problems.append(f"{label}: a success case did not succeed (exit {r.returncode}): {r.stdout[:600]}{r.stderr[-600:]}")
+    elif fails not in (None, OK) and ("error" in doc) != fails:
         problems.append(f"{label}: {'no error' if fails else 'an error'} where the case expects {'one' if fails else 'none'}: "
                         f"{json.dumps(doc.get('error'))}")
 
 
-class Refusing(http.server.BaseHTTPRequestHandler):
+# the 127.0.0.1 mirror: below /good/, NVIDIA's redist paths with a listing, the manifest of a release newer than
+# the built-in catalog and its small archive (the hash the manifest gives); everything else is 404
+NEW = "9.30.0.7"
+NEW_TOP = f"cudnn-linux-x86_64-{NEW}_cuda13-archive"
+REDIST = "compute/cudnn/redist/"
+
+
+def mirror_files():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:xz") as t:
+        for name, data in {"include/cudnn_version.h": b"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 30\n#define CUDNN_PATCHLEVEL 0\n",
+                           "lib/libcudnn.so.9.30.0": os.urandom(4096), "LICENSE": b"license\n"}.items():
+            info = tarfile.TarInfo(f"{NEW_TOP}/{name}")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    archive = buf.getvalue()
+    rel = f"cudnn/linux-x86_64/{NEW_TOP}.tar.xz"
+    manifest = {"release_date": "2026-12-01", "release_label": "9.30.0", "release_product": "cudnn",
+                "cudnn": {"name": "NVIDIA CUDA Deep Neural Network library", "license": "cudnn", "version": NEW,
+                          "cuda_variant": ["13"], "linux-x86_64": {"cuda13": {
+                              "relative_path": rel, "sha256": hashlib.sha256(archive).hexdigest(), "size": str(len(archive))}}}}
+    return {REDIST: b'<a href="redistrib_9.30.0.json">redistrib_9.30.0.json</a>',
+            REDIST + "redistrib_9.30.0.json": json.dumps(manifest).encode(), REDIST + rel: archive}
+
+
+class Mirror(http.server.BaseHTTPRequestHandler):
+    files = {}
+
     def do_GET(self):
-        self.send_error(404)
+        case, _, rel = self.path.lstrip("/").partition("/")
+        data = self.files.get(rel) if case == "good" else None
+        if data is None:
+            return self.send_error(404)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def log_message(self, *a):
         pass
@@ -284,26 +390,36 @@ def main():
     stale = [c for c in CASES if c not in commands()]
     if stale:
         problems.append(f"cases of commands the binary does not have: {stale}")
-    server = socketserver.TCPServer(("127.0.0.1", 0), Refusing)
+    Mirror.files = mirror_files()
+    server = socketserver.TCPServer(("127.0.0.1", 0), Mirror)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with tempfile.TemporaryDirectory() as work:
         values = fixtures(work)
         values["port"] = server.server_address[1]
+        values["mirror"] = f"http://127.0.0.1:{values['port']}/good"
         home = os.path.join(work, "home")
         os.makedirs(home)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CUDA", "XDG_", "GITHUB_"))}
         env.update(HOME=home, XDG_CACHE_HOME=os.path.join(home, "cache"), XDG_STATE_HOME=os.path.join(home, "state"))
         runs = 0
+        not_run = ["bench on a success path: it times cuDNN on a GPU, which this test does not require (its failure path is checked)"]
         for command, cases in CASES.items():
             for args, fails in cases:
+                absent = [k for k, why in values["unavailable"].items() if any("{" + k + "}" in a for a in args)]
+                if absent:
+                    not_run.append(f"{command} {' '.join(args)}: {values['unavailable'][absent[0]]}")
+                    continue
                 run_case(command, args, fails, values, env, dump)
                 runs += 2
+        runs += stateful_cases(values, env, dump, not_run)
         # a usage error before any command still prints the envelope (schema cudnnctl/1)
         r = subprocess.run([CTL, "--json", "no-such-command"], capture_output=True, text=True, env=env)
         name, errs = validate(json.loads(r.stdout or "null") or {})
         if r.returncode != 2 or errs or name != "envelope.schema.json":
             problems.append(f"cudnnctl --json no-such-command: exit {r.returncode}, {name}: {errs}\n{r.stdout}")
     server.shutdown()
+    for line in not_run:
+        print("not run:", line)
     if problems:
         print(f"{len(problems)} problem(s):")
         for p in problems:
