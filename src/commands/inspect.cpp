@@ -31,7 +31,7 @@ struct InspectOptions {
 };
 
 struct ArchiveFloor {
-  ArchiveLibraries libraries;
+  ArchiveLibraryFacts libraries;
   HostSymbolVersions host;
 };
 

@@ -46,8 +46,8 @@ bool is_dll_name(const std::string& file_name) {
   return file_name.size() > 4 && iequals_ascii(file_name.substr(file_name.size() - 4), ".dll");
 }
 
-Result<ArchiveLibraries> read_archive_libraries(const std::string& path, ArchiveFormat format) {
-  ArchiveLibraries out;
+Result<ArchiveLibraryFacts> read_archive_libraries(const std::string& path, ArchiveFormat format) {
+  ArchiveLibraryFacts out;
   const auto want = [](const ArchiveEntry& e) {
     const auto name = member_file_name(e.name);
     return is_shared_library_name(name) || is_dll_name(name);

@@ -20,7 +20,7 @@ struct ArchiveLibraryGpuCode {
   std::string unreadable;
 };
 
-struct ArchiveLibraries {
+struct ArchiveLibraryFacts {
   LibraryFloorReport floor;
   std::vector<ArchiveLibraryGpuCode> gpu_code;  // in archive order
 };
@@ -29,6 +29,6 @@ struct ArchiveLibraries {
 bool is_dll_name(const std::string& file_name);
 
 /// Every regular-file library member of the archive (ELF shared objects and DLLs).
-Result<ArchiveLibraries> read_archive_libraries(const std::string& path, ArchiveFormat format);
+Result<ArchiveLibraryFacts> read_archive_libraries(const std::string& path, ArchiveFormat format);
 
 } // namespace cudnnctl
