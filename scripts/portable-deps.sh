@@ -38,39 +38,10 @@ if ! compgen -G "$ZIG" >/dev/null; then
 fi
 ZIG=$(compgen -G "$ZIG" | head -n1)
 
-mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
-cat >"$CACHE/apt/sources.list" <<EOF
-deb $MIRROR $SUITE main
-deb-src $MIRROR $SUITE main
-deb $MIRROR $SUITE-updates main
-deb-src $MIRROR $SUITE-updates main
-EOF
-APT=(-o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=/dev/null
-     -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache"
-     -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User="$(id -un)"
-     -o Debug::NoLocking=1 -o APT::Architecture=amd64)
-
-# versions (and the zig version and the target) decide the cache key; offline, the newest complete prefix
-versions=""
-fresh=$(find "$CACHE/apt/lists" -maxdepth 1 -name '*_Sources*' -mmin -1440 2>/dev/null | head -n1)
-if [[ -n $fresh ]] || apt-get "${APT[@]}" -qq update >/dev/null 2>"$CACHE/apt/update.log"; then
-  for p in "${SRC_PKGS[@]}"; do
-    v=$(apt-cache "${APT[@]}" showsrc "$p" | awk '/^Version:/{print $2}' | sort -V | tail -n1)
-    [[ -n $v ]] || { log "no source package $p in $SUITE"; exit 1; }
-    versions+="${p}_$v "
-  done
-  for p in "${BIN_PKGS[@]}"; do
-    v=$(apt-cache "${APT[@]}" policy "$p" | awk '/Candidate:/{print $2}')
-    [[ -n $v && $v != "(none)" ]] || { log "no binary package $p in $SUITE"; exit 1; }
-    versions+="${p}_$v "
-  done
-  KEY=$ARCH-r$RECIPE-$(echo "zig_$ZIG_VERSION $TARGET $versions" | sha256sum | cut -c1-16)
-else
-  KEY=$(ls -t "$CACHE" 2>/dev/null | grep -E "^$ARCH-r$RECIPE-" | while read -r k; do
-          [[ -f $CACHE/$k/.complete ]] && { echo "$k"; break; }; done || true)
-  [[ -n $KEY ]] || { log "apt-get update failed (see $CACHE/apt/update.log) and nothing is cached"; exit 1; }
-  log "offline: using the cached $KEY"
-fi
+source "$ROOT/scripts/debian-deps.sh"
+debian_apt "$CACHE" "$SUITE" "$MIRROR"
+# the versions (and the zig version and the target) decide the cache key
+debian_cache_key "$CACHE" "$ARCH-r$RECIPE-" "zig_$ZIG_VERSION $TARGET "
 PREFIX=$CACHE/$KEY
 
 # the compiler wrappers: one program name per tool, as CMake, autotools and OpenSSL's Configure expect
@@ -85,31 +56,9 @@ wrapper() {  # wrapper NAME ZIG-ARGS...
 }
 wrappers() { wrapper cc cc -target "$TARGET"; wrapper c++ c++ -target "$TARGET"; wrapper ar ar; wrapper ranlib ranlib; }
 # small CMake packages for the header-only libraries, naming only this prefix (as mingw-deps.sh)
-pkg() {  # pkg NAME TARGET VERSION [definitions]
-  mkdir -p "$PREFIX/lib/cmake/$1"
-  cat >"$PREFIX/lib/cmake/$1/$1Config.cmake" <<EOF
-if(NOT TARGET $2)
-  add_library($2 INTERFACE IMPORTED)
-  set_target_properties($2 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${CMAKE_CURRENT_LIST_DIR}/../../../include"
-    INTERFACE_COMPILE_DEFINITIONS "${4:-}")
-endif()
-EOF
-  cat >"$PREFIX/lib/cmake/$1/$1ConfigVersion.cmake" <<EOF
-set(PACKAGE_VERSION $3)
-if(PACKAGE_FIND_VERSION_MAJOR STREQUAL "" OR PACKAGE_FIND_VERSION_MAJOR EQUAL ${3%%.*})
-  if(NOT PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)
-    set(PACKAGE_VERSION_COMPATIBLE TRUE)
-  endif()
-endif()
-EOF
-}
-debver() { tr ' ' '\n' <"$PREFIX/versions" | sed -n "s/^$1_\([0-9]*:\)\{0,1\}\([0-9.]*[0-9]\).*/\2/p"; }
 shims() {
   wrappers
-  pkg fmt fmt::fmt "$(debver libfmt-dev)" FMT_HEADER_ONLY=1
-  pkg nlohmann_json nlohmann_json::nlohmann_json "$(debver nlohmann-json3-dev)"
-  pkg CLI11 CLI11::CLI11 "$(debver libcli11-dev)"
-  pkg spdlog spdlog::spdlog_header_only "$(debver libspdlog-dev)" SPDLOG_FMT_EXTERNAL
+  header_packages
 }
 if [[ -f $PREFIX/.complete ]]; then
   shims
