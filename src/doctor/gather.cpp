@@ -178,8 +178,8 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
-  // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering:
-  // gathering: it writes f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
+  // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering: it writes
+  // f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
   std::future<void> bundles;
   if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);

@@ -10,6 +10,7 @@
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/bundle/python_sites.hpp"
 #include "cudnnctl/install/install_fs.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -23,26 +24,11 @@ class RealSystem final : public DoctorSystem {
 public:
   explicit RealSystem(std::string self_exe) : m_self(std::move(self_exe)) {}
 
-  std::vector<std::string> list_dir(const std::string& dir) override {
-    std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(path_from_utf8(dir), ec)) out.push_back(utf8_of(e.path().filename()));
-    std::sort(out.begin(), out.end());
-    return out;
-  }
-  bool exists(const std::string& path) override {
-    std::error_code ec;
-    return fs::exists(path_from_utf8(path), ec);
-  }
-  bool is_dir(const std::string& path) override {
-    std::error_code ec;
-    return fs::is_directory(path_from_utf8(path), ec);
-  }
-  std::string real_path(const std::string& path) override {
-    std::error_code ec;
-    const auto p = fs::canonical(path_from_utf8(path), ec);
-    return ec ? path : utf8_of(p);
-  }
+  // the folder and link looks are the bundle module's real disk (one implementation for both)
+  std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
+  bool exists(const std::string& path) override { return m_disk->exists(path); }
+  bool is_dir(const std::string& path) override { return m_disk->is_dir(path); }
+  std::string real_path(const std::string& path) override { return m_disk->real_path(path); }
   std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
     return read_text_file(path_from_utf8(path), max_bytes);
   }
@@ -71,6 +57,7 @@ public:
 
 private:
   std::string m_self;
+  std::unique_ptr<PythonDisk> m_disk = make_real_python_disk();
   std::string m_ld_cache_problem;
   std::optional<std::string> m_ld_cache;
 };

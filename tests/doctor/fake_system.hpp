@@ -2,6 +2,7 @@
 // A DoctorSystem made of maps: folders, files, libraries, and scripted probe/workload results. What the
 // doctor asks for is counted, so tests see that --layer 2 starts no child.
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@ public:
   std::string ld_problem;  // what ld_cache_problem() says once the cache was asked for
   std::map<std::string, std::vector<std::string>> python_site_lists;  // interpreter -> the sites it reports (absent: it cannot run)
   std::vector<std::string> pythons_asked;
+  std::mutex pythons_asked_mutex;
   BundleScan bundle_scan;                     // what scan_bundles returns
   std::vector<std::string> bundle_sites_asked;  // the sites the last scan was given
   std::string bundle_state_root_asked;
@@ -80,7 +82,10 @@ public:
     return *workload_result;
   }
   Result<std::vector<std::string>> python_sites(const std::string& exe) override {
-    pythons_asked.push_back(exe);
+    {
+      const std::lock_guard lock(pythons_asked_mutex);  // the doctor asks distinct interpreters at once
+      pythons_asked.push_back(exe);
+    }
     if (const auto it = python_site_lists.find(exe); it != python_site_lists.end()) return it->second;
     return fail(ErrorCode::internal, exe + ": not found");
   }
