@@ -3,7 +3,8 @@
 # --variant=minbase bullseye: none of the build's libraries present): inspect, verify, install and uninstall of
 # the realistic tar.xz into a toolkit tree, doctor --no-gpu --json, bundle list --site of an nvidia-cudnn-cu13
 # bundle, and trace of a program that dlopens a copy of the real libcudnn.so.9 (the audit module comes out of
-# the binary itself). Reports SKIP (CTest: skipped) when the binary is absent or the chroot cannot be made.
+# the binary itself), and fetch over HTTPS with the CA at each distribution's usual place (portable_chroot_fetch.py).
+# Reports SKIP (CTest: skipped) when the binary is absent or the chroot cannot be made.
 #   portable_chroot_test.sh CUDNNCTL_PORTABLE FIXTURES_DIR
 # The root file system is made once and kept in ${CUDNNCTL_CHROOT_CACHE:-~/.cache/cudnnctl-chroot}.
 set -uo pipefail
@@ -121,13 +122,9 @@ PY
 compgen -G "$W/home/.cache/cudnnctl/audit-0/libcudnnctl_audit-*.so" >/dev/null && ok "audit module written to ~/.cache/cudnnctl/audit-0" ||
   bad "no audit module in the chroot's ~/.cache/cudnnctl"
 
-# fetch over HTTPS from 127.0.0.1 with a CA installed only at one distribution's usual path: issue 39 item 2
-# (TLS CA discovery). TODO: that helper's script plugs in here, given the chroot and the work folder.
-if [[ -x $HERE/portable_chroot_fetch.sh ]]; then
-  "$HERE/portable_chroot_fetch.sh" "$ROOTFS" "$W" "$IN" && ok "fetch over HTTPS" || bad "fetch over HTTPS"
-else
-  echo "note: fetch over HTTPS is not checked here yet (tests/packaging/portable_chroot_fetch.sh, issue 39 item 2)"
-fi
+# fetch over HTTPS from 127.0.0.1, the throwaway CA installed at one distribution's usual place at a time, then in
+# SSL_CERT_DIR, then nowhere (issue 39 item 2: TLS CA discovery)
+python3 "$HERE/portable_chroot_fetch.py" "$ROOTFS" "$W" "$IN" && ok "fetch over HTTPS" || bad "fetch over HTTPS"
 
 ((fails == 0)) && echo "portable x86_64 binary: all checks pass in the Debian 11 chroot" || echo "$fails check(s) failed"
 ((fails == 0))
