@@ -221,13 +221,19 @@ def check_auditwheel():
     if not portable_binary():
         skip(f"no portable binary (dist/linux-{MACHINE}/cudnnctl from scripts/build-portable.sh, or $CUDNNCTL_PORTABLE_BINARY): "
              "this build's binary links the host's shared libraries and is not manylinux")
-    whl = linux_wheel()
-    rc, text = run([tool, "show", whl])
-    flat = " ".join(text.split())
-    m = re.search(r'consistent with the following platform tag: "manylinux_2_([0-9]+)_' + MACHINE + '"', flat)
-    check(rc == 0 and m is not None and int(m.group(1)) <= 17,
-          f"auditwheel show: manylinux_2_17_{MACHINE} or older: {flat[:400]}")
-    check("requires no external shared libraries" in flat, f"auditwheel show: no external shared libraries: {flat[-600:]}")
+    wheels = {MACHINE: linux_wheel()}
+    # the other machine's portable binary, where it is built (auditwheel reads any ELF machine)
+    for arch in ("x86_64", "aarch64"):
+        other = os.path.join(ROOT, "dist", f"linux-{arch}", "cudnnctl")
+        if arch != MACHINE and os.path.isfile(other):
+            wheels[arch] = make_wheel(other, f"manylinux_2_17_{arch}", os.path.join(TMP, "wheels-" + arch))
+    for arch, whl in wheels.items():
+        rc, text = run([tool, "-v", "show", whl])  # -v: past the tag line, also the list of external libraries
+        flat = " ".join(text.split())
+        m = re.search(r'consistent with the following platform tag: "manylinux_2_([0-9]+)_' + arch + '"', flat)
+        check(rc == 0 and m is not None and int(m.group(1)) <= 17,
+              f"auditwheel show ({arch}): manylinux_2_17_{arch} or older: {flat[:400]}")
+        check("requires no external shared libraries" in flat, f"auditwheel show ({arch}): no external shared libraries: {flat[-600:]}")
 
 
 def check_wine():
