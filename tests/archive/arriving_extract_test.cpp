@@ -98,7 +98,7 @@ std::string big_tar_xz(const TempDir& tmp) {
 
 } // namespace
 
-TEST_CASE("arriving input: a zip's first members inflate before its last bytes arrive; the rest follows them", "[arriving_extract]") {
+TEST_CASE("arriving input: a zip's first members inflate before its last bytes arrive, and the rest follows them", "[arriving_extract]") {
   TempDir src;
   ArrivingRun run(big_zip(src), ArchiveFormat::zip, W91);
   // the first 60 KB (the small members and part of the first large one) and the last 70 KB (the end of
@@ -141,7 +141,7 @@ TEST_CASE("arriving input: a transfer that stops, or bytes dropped, is an error,
   }
 }
 
-TEST_CASE("arriving bytes: waits until a range is there; a report that drops bytes fails every wait", "[arriving_extract]") {
+TEST_CASE("arriving bytes: waits until a range is there, and a report that drops bytes fails every wait", "[arriving_extract]") {
   ArrivingBytes a;
   ExtentSet s;
   s.add(0, 100);

@@ -153,7 +153,7 @@ TEST_CASE("install while downloading: an over-long range, a wrong hash, a file t
   }
 }
 
-TEST_CASE("install while downloading: a cut transfer keeps the .part file and its sidecar; the next run resumes and installs", "[install_download]") {
+TEST_CASE("install while downloading: a cut transfer keeps the .part file and its sidecar, and the next run resumes and installs", "[install_download]") {
   OverlapSite site;
   const auto before = site.files();
   const auto cut = site.install("truncate");
