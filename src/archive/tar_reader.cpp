@@ -143,7 +143,7 @@ Result<TarStream> open_tar(const std::string& path, ArchiveFormat format, unsign
   archive_read_support_format_gnutar(t.get());
   int r = ARCHIVE_FATAL;
   if (arriving) {
-    CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open(path));
+    CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open_while_written(path));
     t.arriving = std::make_unique<ArrivingTarSource>(std::move(file), arriving);
     if (format == ArchiveFormat::tar_xz) archive_read_support_filter_xz(t.get());
     else archive_read_support_filter_gzip(t.get());

@@ -128,7 +128,8 @@ private:
 
 Result<ZipPtr> open_zip(const std::string& path, const ArrivingInput& arriving) {
   int code = 0;
-  CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open(path));
+  // a file still arriving is being written by the download meanwhile
+  CUDNNCTL_TRY_ASSIGN(auto file, arriving ? platform::ReadOnlyFile::open_while_written(path) : platform::ReadOnlyFile::open(path));
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* src = BufferedSource::create(std::move(file), arriving, &error);

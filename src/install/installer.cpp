@@ -295,7 +295,10 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
       if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
-  if (!same.repair.empty()) return repair_install(req, tk, *previous, same.repair, std::move(*plan), staging, id, fs, std::move(out));
+  // a repair re-places files of the archive the receipt names; a download judged only by the catalog
+  // (InstallRequest::extract) that brought another of its accepted builds installs in full instead
+  if (!same.repair.empty() && extracted->verify.sha256 == previous->sha256)
+    return repair_install(req, tk, *previous, same.repair, std::move(*plan), staging, id, fs, std::move(out));
 
   const auto& verified = extracted->verify;
   auto placed = make_placement({*plan, req.name, tk, id, staging, std::string(base_name(req.archive_path)), verified.sha256,
