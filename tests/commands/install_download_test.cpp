@@ -20,12 +20,20 @@ using namespace cudnnctl::testing;
 
 namespace {
 
-const std::string k_zip = W91 + ".zip";
-const std::string k_rel = "compute/cudnn/redist/cudnn/windows-x86_64/" + k_zip;
+// One of the 9.1.0.70 test archives under NVIDIA's name: the Windows zip, or the Linux tar.xz.
+struct Flavour {
+  std::string file, source, platform;
+  ArchiveFormat format;
+  std::string library;  // a file the install places, toolkit-relative
+};
+const Flavour k_windows_zip{W91 + ".zip", "good/python-" + W91 + ".zip", "windows-x86_64", ArchiveFormat::zip, "bin/cudnn64_9.dll"};
+const Flavour k_linux_tar{L91 + ".tar.xz", "good/" + L91 + ".tar.xz", "linux-x86_64", ArchiveFormat::tar_xz, "lib64/libcudnn.so.9.1.0"};
+const std::string k_zip = k_windows_zip.file;
 
-// The 9.1.0.70 Windows test zip on a misbehaving 127.0.0.1 server (tests/fetch/http_server.py), a catalog
-// that knows its hash, a fresh CUDA 12.4 Windows toolkit and a cache.
+// A test archive on a misbehaving 127.0.0.1 server (tests/fetch/http_server.py), a catalog that knows its
+// hash, a fresh CUDA 12.4 toolkit of the archive's OS and a cache.
 struct OverlapSite {
+  Flavour flavour;
   TempDir tmp;
   fs::path toolkit, cache;
   std::string sha;
@@ -33,25 +41,26 @@ struct OverlapSite {
   std::unique_ptr<LocalHttpServer> server;
   Catalog catalog;
 
-  OverlapSite() {
-    const auto served = tmp.path() / "www" / k_rel;
+  explicit OverlapSite(Flavour f = k_windows_zip) : flavour(std::move(f)) {
+    const auto served = tmp.path() / "www" / rel();
     fs::create_directories(served.parent_path());
-    fs::copy_file(test_archive("good/python-" + k_zip), served);
+    fs::copy_file(test_archive(flavour.source), served);
     sha = *sha256_file(served.string());
     size = fs::file_size(served);
-    toolkit = windows_toolkit(tmp.path(), "12.4", false);
+    toolkit = flavour.format == ArchiveFormat::zip ? windows_toolkit(tmp.path(), "12.4", false) : linux_toolkit(tmp.path(), "12.4");
     cache = tmp.path() / "cache";
     server = std::make_unique<LocalHttpServer>(tmp.path() / "www", tmp.path());
     catalog = *Catalog::parse(catalog_json().dump(), "test catalog");
   }
+  std::string rel() const { return "compute/cudnn/redist/cudnn/" + flavour.platform + "/" + flavour.file; }
   nlohmann::json catalog_json() const {
     return {{"schema_version", 1},
             {"archives",
-             {{{"filename", k_zip},
+             {{{"filename", flavour.file},
                {"version", "9.1.0.70"},
-               {"platform", "windows-x86_64"},
+               {"platform", flavour.platform},
                {"cuda_variant", "12"},
-               {"url", "https://developer.download.nvidia.com/" + k_rel},
+               {"url", "https://developer.download.nvidia.com/" + rel()},
                {"hashes", {{{"sha256", sha}, {"size", size}, {"confidence", "A"}, {"sources", {"test"}}}}}}}},
             {"releases", {{{"label", "9.1.0"}, {"date", "2024-04-01"}, {"manifest_url", ""}, {"builds", {"9.1.0.70"}}}}},
             {"support",
@@ -63,7 +72,7 @@ struct OverlapSite {
   Result<InstallOutcome> install(const std::string& mode) {
     FetchRequest fr;
     fr.version = "9.1.0.70";
-    fr.platform = "windows-x86_64";
+    fr.platform = flavour.platform;
     fr.cuda = "12";
     fr.mirror = mirror(mode);
     fr.cache_dir = cache.string();
@@ -71,12 +80,12 @@ struct OverlapSite {
     fr.connections = 4;
     fr.chunk_size = 4096;
     InstallRequest req;
-    req.archive_path = (cache / k_zip).string();
-    req.name = *parse_archive_name(k_zip);
+    req.archive_path = (cache / flavour.file).string();
+    req.name = *parse_archive_name(flavour.file);
     req.expected = {{sha, "catalog (test)", size}};
     req.toolkit = *read_toolkit(toolkit.string(), "--cuda-path");
     req.catalog_size = size;
-    req.extract = extract_while_downloading(fr, [this](FetchRequest r) { return fetch_archive(catalog, r); }, ArchiveFormat::zip, req.expected);
+    req.extract = extract_while_downloading(fr, [this](FetchRequest r) { return fetch_archive(catalog, r); }, flavour.format, req.expected);
     return install_archive(req, *make_real_fs());
   }
   // the toolkit's own files (the state folder aside)
@@ -92,8 +101,8 @@ struct OverlapSite {
       if (e.path().filename().string().starts_with("staging-")) return true;
     return false;
   }
-  fs::path part() const { return cache / (k_zip + ".part"); }
-  bool placed() const { return fs::exists(toolkit / "bin/cudnn64_9.dll"); }
+  fs::path part() const { return cache / (flavour.file + ".part"); }
+  bool placed() const { return fs::exists(toolkit / flavour.library); }
 };
 
 } // namespace
@@ -121,6 +130,25 @@ TEST_CASE("install while downloading: every range, the zip's end first, installe
   const auto again = site.install("ok");
   REQUIRE(again);
   CHECK_FALSE(again->changed);
+}
+
+TEST_CASE("install while downloading: a tar.xz decodes into staging as its prefix arrives, ranged or streamed", "[install_download]") {
+  for (const std::string mode : {"ok", "norange", "drop"}) {
+    DYNAMIC_SECTION(mode) {
+      OverlapSite site(k_linux_tar);
+      const auto r = site.install(mode);
+      REQUIRE(r);
+      CHECK(r->receipt->sha256 == site.sha);
+      CHECK(site.placed());
+      CHECK_FALSE(site.staging_left());
+      CHECK(*sha256_file((site.cache / site.flavour.file).string()) == site.sha);
+    }
+  }
+  OverlapSite wrong(k_linux_tar);
+  const auto before = wrong.files();
+  REQUIRE_FALSE(wrong.install("wrong"));
+  CHECK(wrong.files() == before);
+  CHECK_FALSE(wrong.staging_left());
 }
 
 TEST_CASE("install while downloading: dropped connections, short ranges, a redirect, a server without ranges and a file changed once all install", "[install_download]") {
