@@ -353,6 +353,7 @@ Attempt run_attempt(const ParallelDownload& req, platform::PositionalFile& file,
   const bool complete = t.known && t.v.total && t.done.covers(0, t.v.total);
   if (complete) {  // an earlier run had every byte: only the hash is left
     if (auto sized = file.resize(t.v.total); !sized) t.halt(Stop::failed, sized.error());
+    if (req.on_extents) req.on_extents(t.done);
     start_hasher(t);
   }
   else first_request(t, single || req.connections == 1);
