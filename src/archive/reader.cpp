@@ -28,7 +28,10 @@ Result<void> visit_members(const std::string& path, ArchiveFormat format, const 
 
 Result<ExtractResult> extract_archive(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                       const ExtractOptions& options) {
-  CUDNNCTL_TRY(check_is_archive(path, format));
+  // a file still arriving is not sniffed (its first bytes may not be there): the caller judges its hash
+  if (!options.read.arriving) {
+    CUDNNCTL_TRY(check_is_archive(path, format));
+  }
   return format == ArchiveFormat::zip ? extract_zip(path, staging_dir, options) : extract_tar(path, format, staging_dir, options);
 }
 

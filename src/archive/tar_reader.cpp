@@ -2,6 +2,8 @@
 #include <archive_entry.h>
 #include <lzma.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <thread>
 
@@ -99,18 +101,54 @@ private:
   std::string m_error;
 };
 
+// A file still arriving, read in order: each block waits until its bytes are on the disk (the stream
+// decodes as its prefix grows).
+class ArrivingTarSource {
+public:
+  // small blocks: a block waits until all its bytes are there, so the decoder follows the prefix closely
+  ArrivingTarSource(platform::ReadOnlyFile file, const ArrivingInput& arriving) : m_file(std::move(file)), m_arriving(arriving), m_buf(16 << 10) {}
+
+  static la_ssize_t read(archive* a, void* self, const void** buffer) {
+    auto* s = static_cast<ArrivingTarSource*>(self);
+    *buffer = s->m_buf.data();
+    const auto want = std::min<std::uint64_t>(s->m_buf.size(), s->m_arriving.size - s->m_pos);
+    if (want == 0) return 0;
+    if (!s->m_arriving.wait(s->m_pos, s->m_pos + want)) {
+      archive_set_error(a, EIO, "the download stopped before these bytes arrived");
+      return -1;
+    }
+    const auto n = s->m_file.read_at(s->m_pos, s->m_buf.data(), static_cast<std::size_t>(want));
+    if (n < 0) archive_set_error(a, EIO, "read error");
+    if (n > 0) s->m_pos += static_cast<std::uint64_t>(n);
+    return n;
+  }
+
+private:
+  platform::ReadOnlyFile m_file;
+  ArrivingInput m_arriving;
+  std::vector<char> m_buf;
+  std::uint64_t m_pos = 0;
+};
+
 struct TarStream {
   std::unique_ptr<XzSource> xz;  // outlives the reader that pulls from it (declared first, destroyed last)
+  std::unique_ptr<ArrivingTarSource> arriving;
   ArchivePtr reader;
   ::archive* get() const { return reader.get(); }
 };
 
-Result<TarStream> open_tar(const std::string& path, ArchiveFormat format, unsigned xz_threads) {
-  TarStream t{nullptr, ArchivePtr(archive_read_new())};
+Result<TarStream> open_tar(const std::string& path, ArchiveFormat format, unsigned xz_threads, const ArrivingInput& arriving = {}) {
+  TarStream t{nullptr, nullptr, ArchivePtr(archive_read_new())};
   archive_read_support_format_tar(t.get());
   archive_read_support_format_gnutar(t.get());
   int r = ARCHIVE_FATAL;
-  if (format == ArchiveFormat::tar_xz && xz_threads > 1) {
+  if (arriving) {
+    CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open_while_written(path));
+    t.arriving = std::make_unique<ArrivingTarSource>(std::move(file), arriving);
+    if (format == ArchiveFormat::tar_xz) archive_read_support_filter_xz(t.get());
+    else archive_read_support_filter_gzip(t.get());
+    r = archive_read_open(t.get(), t.arriving.get(), nullptr, &ArrivingTarSource::read, nullptr);
+  } else if (format == ArchiveFormat::tar_xz && xz_threads > 1) {
     t.xz = std::make_unique<XzSource>(path, xz_threads);
     if (!t.xz->ready())
       return fail(ErrorCode::io, fmt::format("cannot open '{}' for xz decoding", path), "check the path and its permissions", path);
@@ -213,10 +251,12 @@ Result<void> make_deferred_links(const std::string& path, const std::string& sta
 
 Result<ExtractResult> extract_tar(const std::string& path, ArchiveFormat format, const std::string& staging_dir,
                                   const ExtractOptions& options) {
-  CUDNNCTL_TRY_ASSIGN(auto a, open_tar(path, format, options.threads));  // 0 (auto): one thread, bounded memory
+  // 0 (auto): one thread, bounded memory; a file still arriving: libarchive's own decoder over its prefix
+  CUDNNCTL_TRY_ASSIGN(auto a, open_tar(path, format, options.threads, options.read.arriving));
   SafetyChecker checker(options.policy);
   ReadProgress progress{a.get(), options};
-  if (options.on_total)
+  if (options.on_total && options.read.arriving) options.on_total(options.read.arriving.size);
+  else if (options.on_total)
     if (auto size = platform::file_size(path)) options.on_total(*size);
   ExtractResult result;
   result.listing.format = format;

@@ -28,15 +28,18 @@ class BufferedSource {
   static constexpr zip_uint64_t k_direct_read = 64 << 10;
 
 public:
-  static zip_source_t* create(platform::ReadOnlyFile file, zip_error_t* error) {
-    auto* self = new BufferedSource(std::move(file));
+  static zip_source_t* create(platform::ReadOnlyFile file, const ArrivingInput& arriving, zip_error_t* error) {
+    auto* self = new BufferedSource(std::move(file), arriving);
     zip_source_t* src = zip_source_function_create(&BufferedSource::callback, self, error);
     if (!src) delete self;
     return src;
   }
 
 private:
-  explicit BufferedSource(platform::ReadOnlyFile file) : m_file(std::move(file)), m_buffer(1 << 20) { zip_error_init(&m_error); }
+  BufferedSource(platform::ReadOnlyFile file, const ArrivingInput& arriving)
+      : m_file(std::move(file)), m_arriving(arriving), m_size(arriving ? arriving.size : m_file.size()), m_buffer(1 << 20) {
+    zip_error_init(&m_error);
+  }
   ~BufferedSource() { zip_error_fini(&m_error); }
 
   static zip_int64_t callback(void* state, void* data, zip_uint64_t len, zip_source_cmd_t cmd) {
@@ -48,14 +51,14 @@ private:
     case ZIP_SOURCE_STAT: {
       auto* st = static_cast<zip_stat_t*>(data);
       zip_stat_init(st);
-      st->size = s->m_file.size();
+      st->size = s->m_size;
       st->valid |= ZIP_STAT_SIZE;
       return sizeof(zip_stat_t);
     }
     case ZIP_SOURCE_ERROR: return zip_error_to_data(&s->m_error, data, len);
     case ZIP_SOURCE_FREE: delete s; return 0;
     case ZIP_SOURCE_SEEK: {
-      const zip_int64_t to = zip_source_seek_compute_offset(s->m_pos, s->m_file.size(), data, len, &s->m_error);
+      const zip_int64_t to = zip_source_seek_compute_offset(s->m_pos, s->m_size, data, len, &s->m_error);
       if (to < 0) return -1;
       s->m_pos = static_cast<std::uint64_t>(to);
       return 0;
@@ -70,9 +73,10 @@ private:
 
   zip_int64_t read(char* out, zip_uint64_t len) {
     zip_uint64_t done = 0;
-    while (done < len && m_pos < m_file.size()) {
+    while (done < len && m_pos < m_size) {
       if ((m_pos < m_buf_start || m_pos >= m_buf_start + m_buf_len) && len - done >= k_direct_read) {
         // a member's compressed bytes: straight into the caller's memory, no copy through the buffer
+        if (!arrived(m_pos, len - done)) return -1;
         const auto n = m_file.read_at(m_pos, out + done, len - done);
         if (n < 0) {
           zip_error_set(&m_error, ZIP_ER_READ, errno);
@@ -84,7 +88,10 @@ private:
         continue;
       }
       if (m_pos < m_buf_start || m_pos >= m_buf_start + m_buf_len) {
-        const auto n = m_file.read_at(m_pos, m_buffer.data(), m_buffer.size());
+        // a file still arriving: no read-ahead past what is asked (it would wait for bytes not needed yet)
+        const auto want = m_arriving ? std::min<zip_uint64_t>(m_buffer.size(), len - done) : m_buffer.size();
+        if (!arrived(m_pos, want)) return -1;
+        const auto n = m_file.read_at(m_pos, m_buffer.data(), static_cast<std::size_t>(want));
         if (n < 0) {
           zip_error_set(&m_error, ZIP_ER_READ, errno);
           return -1;
@@ -102,7 +109,16 @@ private:
     return static_cast<zip_int64_t>(done);
   }
 
+  // A file still arriving: wait until the bytes of this read are on the disk (up to its final size).
+  bool arrived(std::uint64_t at, std::uint64_t n) {
+    if (!m_arriving || m_arriving.wait(at, std::min(m_size, at + n))) return true;
+    zip_error_set(&m_error, ZIP_ER_READ, EIO);
+    return false;
+  }
+
   platform::ReadOnlyFile m_file;
+  ArrivingInput m_arriving;
+  std::uint64_t m_size;
   std::vector<char> m_buffer;
   std::uint64_t m_pos = 0, m_buf_start = 0, m_buf_len = 0;
   zip_error_t m_error;
@@ -110,12 +126,13 @@ private:
 
 } // namespace
 
-Result<ZipPtr> open_zip(const std::string& path) {
+Result<ZipPtr> open_zip(const std::string& path, const ArrivingInput& arriving) {
   int code = 0;
-  CUDNNCTL_TRY_ASSIGN(auto file, platform::ReadOnlyFile::open(path));
+  // a file still arriving is being written by the download meanwhile
+  CUDNNCTL_TRY_ASSIGN(auto file, arriving ? platform::ReadOnlyFile::open_while_written(path) : platform::ReadOnlyFile::open(path));
   zip_error_t error;
   zip_error_init(&error);
-  zip_source_t* src = BufferedSource::create(std::move(file), &error);
+  zip_source_t* src = BufferedSource::create(std::move(file), arriving, &error);
   zip_t* z = src ? zip_open_from_source(src, ZIP_RDONLY, &error) : nullptr;
   code = zip_error_code_zip(&error);
   zip_error_fini(&error);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "cudnnctl/archive/reader.hpp"
 #include "cudnnctl/base/error.hpp"
 
 namespace cudnnctl::zip_detail {
@@ -19,7 +20,8 @@ using ZipPtr = std::unique_ptr<zip_t, ZipCloser>;
 /// libzip's words for an error code.
 std::string zip_error_text(int code);
 /// Opens `path` read-only; a truncated, inconsistent or unreadable zip is an error naming the file and the fix.
-Result<ZipPtr> open_zip(const std::string& path);
+/// A file still `arriving` is read as it arrives: each read waits for its bytes.
+Result<ZipPtr> open_zip(const std::string& path, const ArrivingInput& arriving = {});
 /// A member of at most 4096 bytes (a link's target), whole.
 Result<std::string> read_small_member(zip_t* z, zip_uint64_t index, std::uint64_t size, const std::string& path, const std::string& name);
 

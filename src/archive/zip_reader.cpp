@@ -130,7 +130,7 @@ private:
 } // namespace
 
 Result<ArchiveListing> list_zip(const std::string& path, const ReadOptions& options) {
-  CUDNNCTL_TRY_ASSIGN(auto zip, open_zip(path));
+  CUDNNCTL_TRY_ASSIGN(auto zip, open_zip(path, options.arriving));
   zip_t* z = zip.get();
   ArchiveListing listing;
   listing.format = ArchiveFormat::zip;
@@ -210,6 +210,9 @@ std::vector<ZipJob> jobs_costliest_first(const ArchiveListing& listing, const Ex
   for (const auto& e : listing.entries)
     if (e.type == EntryType::file) jobs.push_back({&e, per_byte * static_cast<double>(e.size)});
   if (options.side_job.run) jobs.push_back({nullptr, k_side_job_ns_per_byte * static_cast<double>(options.side_job.bytes)});
+  // a file still arriving: in archive order (the central directory's, the order the members were written
+  // in), so that the workers follow the bytes as they come instead of waiting on a member at the end
+  if (options.read.arriving) return jobs;
   std::stable_sort(jobs.begin(), jobs.end(), [](const ZipJob& a, const ZipJob& b) { return a.cost > b.cost; });
   return jobs;
 }
@@ -279,7 +282,7 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
 
 // A worker: its own libzip handle, members taken one at a time until none are left or one failed.
 void zip_worker(const std::string& path, const std::string& staging_dir, const ExtractOptions& options, ZipJobs& jobs) {
-  auto zip = open_zip(path);
+  auto zip = open_zip(path, options.read.arriving);
   if (!zip) return jobs.record(zip.error());
   std::vector<char> buf(k_zip_out_buffer);
   for (;;) {

@@ -13,6 +13,7 @@
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/device_gate.hpp"
+#include "cudnnctl/commands/install_download.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
@@ -44,6 +45,7 @@ struct InstallCommandOptions {
   std::optional<ReleaseChoice> choice;  // `install latest|9|9.19`: what the resolver chose
   std::optional<Toolkit> toolkit;       // picked once: for a release request before the resolver runs
   std::string toolkit_reason;
+  std::optional<FetchRequest> download;  // install VERSION: the archive to fetch while it inflates (install_download)
 };
 
 nlohmann::json plan_json(const InstallPlan& plan) {
@@ -96,10 +98,21 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release(fr, facts, catalogs, io, opts.force));
   if (opts.dry_run) return {};
   warn_passed_over(*opts.choice, io);
-  CUDNNCTL_TRY_ASSIGN(const auto fetched, fetch_for(fr, catalogs, io));
-  io.warn(fmt::format("fetched {} ({})", fetched.path, fetched.downloaded ? "downloaded" : "from the cache"));
-  opts.archive.archive = fetched.path;
+  // fetched by the installer, into its staging folder as the bytes arrive; named here by where the cache keeps it
+  CUDNNCTL_TRY(learn_unknown_version(fr, catalogs, io));
+  CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
+  if (fr.cache_dir.empty()) fr.cache_dir = default_cache_dir();
+  CUDNNCTL_TRY_ASSIGN(opts.archive.archive, fetch_cache_path(*catalog, fr));
+  opts.download = fr;
   return {};
+}
+
+// install VERSION: the installer's extraction step fetches the archive and inflates it as it arrives.
+void fetch_while_installing(const InstallCommandOptions& opts, const PreparedArchive& p, CatalogSource& catalogs, Io& io, InstallRequest& req) {
+  if (!opts.download) return;
+  auto fetch = [&catalogs, &io](FetchRequest r) { return fetch_for(std::move(r), catalogs, io); };
+  auto fetched = [&io](const FetchOutcome& f) { io.warn(fmt::format("fetched {} ({})", f.path, f.downloaded ? "downloaded" : "from the cache")); };
+  req.extract = extract_while_downloading(*opts.download, fetch, p.format, p.expected, fetched);
 }
 
 // install VERSION --dry-run: the choice, nothing downloaded or placed.
@@ -234,14 +247,15 @@ CommandRun setup_install(CLI::App& sub, Io&) {
     CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
     auto req = install_request(p, toolkit, *catalog, *opts);
     host_gate(p, *opts, io, req);
+    fetch_while_installing(*opts, p, catalogs, io, req);
     auto fs = make_real_fs();
-    // the progress line ends (and is cleared) before anything else is printed
+    // the progress line ends (and is cleared) before anything else is printed; a download draws its own
     auto outcome = [&] {
       ProgressLine progress(io, "installing");
-      req.on_total = progress.total_setter();
-      req.on_bytes = progress.adder();
+      if (!req.extract) req.on_total = progress.total_setter();
+      if (!req.extract) req.on_bytes = progress.adder();
       auto r = install_archive(req, *fs);
-      if (r && !r->dry_run && r->changed) progress.finish();
+      if (r && !r->dry_run && r->changed && !req.extract) progress.finish();
       return r;
     }();
     CUDNNCTL_TRY(outcome);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/fetch/parallel_download.hpp"
 
 namespace cudnnctl {
 
@@ -115,5 +116,7 @@ bool write_download_state(const std::string& path, const DownloadState& state) {
   std::filesystem::rename(tmp, path_from_utf8(path), ec);
   return !ec;
 }
+
+std::string download_state_path(const std::string& part_path) { return part_path + ".state"; }
 
 } // namespace cudnnctl

@@ -85,6 +85,11 @@ template <class Known> bool cached_and_valid(const std::string& final_path, cons
 }
 } // namespace
 
+Result<std::string> fetch_cache_path(const Catalog& catalog, const FetchRequest& req) {
+  CUDNNCTL_TRY_ASSIGN(const CatalogArchive* hit, resolve_fetch(catalog, req));
+  return utf8_of(path_from_utf8(req.cache_dir) / hit->filename);
+}
+
 Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& req) {
   CUDNNCTL_TRY_ASSIGN(const CatalogArchive* hit, resolve_fetch(catalog, req));
   const CatalogArchive& a = *hit;
@@ -109,8 +114,16 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   if (req.chunk_size) job.chunk_size = req.chunk_size;
   job.stall_timeout_s = req.stall_timeout_s;
   job.progress = req.progress;
+  job.tail_first = req.tail_first;
+  job.on_extents = req.on_extents;
+  if (req.on_download_start && expected.size) {
+    CUDNNCTL_TRY(platform::PositionalFile::open(part));  // there for the reader to open (never truncated)
+    req.on_download_start(part, *expected.size);
+  }
   const auto started = std::chrono::steady_clock::now();
-  CUDNNCTL_TRY_ASSIGN(const auto got, download_parallel(job));
+  auto downloaded = download_parallel(job);
+  if (req.after_download) req.after_download();
+  CUDNNCTL_TRY_ASSIGN(const auto got, std::move(downloaded));
   log::info("fetch: {} bytes of {} in {} over {} connection(s){}", got.bytes, got.effective_url, log::elapsed_ms(started), got.connections,
             got.resumed ? " (resumed)" : "");
   out.downloaded = true;

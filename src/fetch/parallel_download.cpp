@@ -101,9 +101,7 @@ void hash_prefix(Transfer& t) {
   }
 }
 
-void start_hasher(Transfer& t) {
-  if (!t.hasher.joinable()) t.hasher = std::thread([&t] { hash_prefix(t); });
-}
+void start_hasher(Transfer& t) { if (!t.hasher.joinable()) t.hasher = std::thread([&t] { hash_prefix(t); }); }
 
 void save_state(Transfer& t);
 
@@ -113,6 +111,7 @@ void bytes_arrived(Transfer& t, std::uint64_t at, std::size_t n) {
     std::lock_guard lk(t.mu);
     const auto before = t.done.prefix();
     t.done.add(at, at + n);
+    if (t.req.on_extents) t.req.on_extents(t.done);
     if (t.done.prefix() != before) t.cv.notify_all();
     if (t.req.progress) t.req.progress(t.done.bytes(), t.v.total);
     const auto now = std::chrono::steady_clock::now();
@@ -354,12 +353,14 @@ Attempt run_attempt(const ParallelDownload& req, platform::PositionalFile& file,
   const bool complete = t.known && t.v.total && t.done.covers(0, t.v.total);
   if (complete) {  // an earlier run had every byte: only the hash is left
     if (auto sized = file.resize(t.v.total); !sized) t.halt(Stop::failed, sized.error());
+    if (req.on_extents) req.on_extents(t.done);
     start_hasher(t);
   }
   else first_request(t, single || req.connections == 1);
   if (t.stop.load() == Stop::none && !t.whole && t.known) {
     std::unique_lock lk(t.mu);
-    const auto plan = plan_ranges(t.v.total, single || req.connections == 1 ? t.v.total : req.chunk_size, t.done);
+    auto plan = plan_ranges(t.v.total, single || req.connections == 1 ? t.v.total : req.chunk_size, t.done);
+    if (req.tail_first) put_tail_first(plan);
     t.queue.assign(plan.begin(), plan.end());
     result.out.connections = choose_connections(req.connections, plan.size());
     lk.unlock();
@@ -398,13 +399,12 @@ Attempt run_attempt(const ParallelDownload& req, platform::PositionalFile& file,
 }
 
 void drop_partial(const ParallelDownload& req) {
+  if (req.on_extents) req.on_extents(ExtentSet{});  // a reader of the file: what it was told is gone
   std::error_code ec;
   fs::remove(path_from_utf8(req.part_path), ec);
   fs::remove(path_from_utf8(download_state_path(req.part_path)), ec);
 }
 } // namespace
-
-std::string download_state_path(const std::string& part_path) { return part_path + ".state"; }
 
 Result<DownloadOutcome> download_parallel(const ParallelDownload& req) {
   bool fresh = false, single = false;

@@ -2,6 +2,7 @@
 #include "cudnnctl/fetch/range_plan.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace cudnnctl {
 
@@ -67,6 +68,10 @@ std::vector<ByteRange> plan_ranges(std::uint64_t total, std::uint64_t chunk, con
     }
   }
   return out;
+}
+
+void put_tail_first(std::vector<ByteRange>& plan) {
+  if (plan.size() > 1) std::rotate(plan.begin(), std::prev(plan.end()), plan.end());
 }
 
 int choose_connections(int asked, std::size_t ranges) {

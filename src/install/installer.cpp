@@ -1,6 +1,7 @@
 #include "cudnnctl/install/installer.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -26,9 +27,16 @@ namespace cudnnctl {
 
 namespace {
 
-std::uint64_t archive_bytes(const std::string& path) {
-  auto n = platform::file_size(path);
+std::uint64_t archive_bytes(const InstallRequest& req) {
+  if (req.extract) return req.catalog_size.value_or(0);  // still to be downloaded
+  auto n = platform::file_size(req.archive_path);
   return n ? *n : 0;
+}
+
+// Test seam, beside the transaction's: CUDNNCTL_FAULT_KILL_AT=staged kills the process (SIGKILL) once the
+// archive is in staging, before the plan and the transaction.
+void staged_crash_point() {
+  if (const char* at = std::getenv("CUDNNCTL_FAULT_KILL_AT"); at && std::string(at) == "staged") platform::kill_self();
 }
 
 // Before extracting: the folders the install writes to must not be on a read-only file system (a
@@ -130,7 +138,7 @@ SafetyPolicy policy_for(const InstallRequest& req) {
   policy.archive = req.archive_path;
   policy.expected_top = req.name.top_folder();
   policy.max_total_size = size_cap(req.catalog_size);
-  policy.archive_bytes = archive_bytes(req.archive_path);
+  policy.archive_bytes = archive_bytes(req);
   return policy;
 }
 
@@ -170,8 +178,13 @@ struct SameArchive {
 Result<SameArchive> compare_with_installed(const InstallRequest& req, const Toolkit& tk, const std::optional<Receipt>& previous,
                                            const InstallFs& fs, InstallOutcome& out) {
   if (!previous || previous->canonical_name != req.name.canonical) return SameArchive{};
-  CUDNNCTL_TRY_ASSIGN(auto judged, verify_file(req));
-  if (judged.sha256 != previous->sha256) return SameArchive{};
+  if (req.extract) {  // not downloaded yet: the same archive when the receipt's hash is one the catalog expects
+    if (std::none_of(req.expected.begin(), req.expected.end(), [&](const ExpectedHash& e) { return e.sha256 == previous->sha256; }))
+      return SameArchive{};
+  } else {
+    CUDNNCTL_TRY_ASSIGN(auto judged, verify_file(req));
+    if (judged.sha256 != previous->sha256) return SameArchive{};
+  }
   const auto problems = check_receipt(*previous, tk.root, fs);
   log::info("install: {} is already installed (same SHA-256); {} files differ from the receipt", req.name.canonical, problems.size());
   if (problems.empty()) {
@@ -235,7 +248,9 @@ InstallOutcome installed(const InstallRequest& req, const Toolkit& tk, InstallPl
 
 Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs) {
   const Toolkit tk = resolved_toolkit(req.toolkit);
-  CUDNNCTL_TRY(check_archive_readable(req.archive_path));
+  if (!req.extract) {
+    CUDNNCTL_TRY(check_archive_readable(req.archive_path));
+  }
   CUDNNCTL_TRY(check_toolkit_layout(tk, fs));
   if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
@@ -267,8 +282,10 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
   eo.on_total = req.on_total;
   eo.on_bytes = req.on_bytes;
-  auto extracted = verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
+  auto extracted = req.extract ? req.extract(staging, eo)
+                               : verify_and_extract(req.archive_path, req.name.format, req.expected, req.allow_unverified, staging, eo);
   if (!extracted) return drop_staging(extracted.error());
+  staged_crash_point();
   const auto& listing = extracted->extract.listing;
 
   log::Phase plan_phase("plan");
@@ -278,7 +295,10 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
       if (auto ok = req.check_staged_libraries(dir); !ok) return drop_staging(ok.error());
   auto plan = plan_for(req, tk, listing, fs);
   if (!plan) return drop_staging(plan.error());
-  if (!same.repair.empty()) return repair_install(req, tk, *previous, same.repair, std::move(*plan), staging, id, fs, std::move(out));
+  // a repair re-places files of the archive the receipt names; a download judged only by the catalog
+  // (InstallRequest::extract) that brought another of its accepted builds installs in full instead
+  if (!same.repair.empty() && extracted->verify.sha256 == previous->sha256)
+    return repair_install(req, tk, *previous, same.repair, std::move(*plan), staging, id, fs, std::move(out));
 
   const auto& verified = extracted->verify;
   auto placed = make_placement({*plan, req.name, tk, id, staging, std::string(base_name(req.archive_path)), verified.sha256,

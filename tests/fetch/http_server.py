@@ -18,6 +18,7 @@ answered 206 with Content-Range, also from byte 0. Modes:
   changeonce   the first answer is another file (other bytes, ETag "a"); later ones the real one
   changealways every answer has another ETag
   slow         sends 10000 bytes every 0.2 s
+  crawl        sends 2000 bytes every 0.2 s (a kill lands mid-download even in a small archive)
   redirect     302 to http://localhost:PORT/ok/<path> (another host name for the same server)
 A missing file is 404. The chosen port is written to PORT_FILE; each request is appended to
 PORT_FILE.log as "MODE RANGE" (RANGE "-" when none).
@@ -107,9 +108,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.flush()
                 self.close_connection = True
                 return
-            if mode == "slow":
-                for at in range(0, len(body), 10000):
-                    self.wfile.write(body[at:at + 10000])
+            if mode in ("slow", "crawl"):
+                step = 10000 if mode == "slow" else 2000
+                for at in range(0, len(body), step):
+                    self.wfile.write(body[at:at + step])
                     self.wfile.flush()
                     time.sleep(0.2)
                 return

@@ -60,3 +60,15 @@ TEST_CASE("range plan: connections adapt to the chunks and honour --connections"
   CHECK(choose_connections(100, 1000) == 32);
   CHECK(choose_connections(1, 44) == 1);
 }
+
+TEST_CASE("range plan: the tail first (a zip's central directory), the rest in file order", "[range_plan]") {
+  auto plan = plan_ranges(10000, 4096, ExtentSet{});
+  put_tail_first(plan);
+  REQUIRE(plan.size() == 3);
+  CHECK(plan[0] == ByteRange{8192, 9999});
+  CHECK(plan[1] == ByteRange{0, 4095});
+  CHECK(plan[2] == ByteRange{4096, 8191});
+  std::vector<ByteRange> one{{0, 10}};
+  put_tail_first(one);
+  CHECK(one == std::vector<ByteRange>{{0, 10}});
+}

@@ -16,8 +16,19 @@
 
 namespace cudnnctl {
 
+/// A file that is still arriving (a download's `.part` file, written at offsets while it is read): its
+/// final size, and a wait until bytes [begin, end) are on the disk (false: they never will be, the transfer
+/// stopped or what arrived was dropped). Every read goes through the wait; zip members are then taken in
+/// archive order, so that they follow the bytes as they come.
+struct ArrivingInput {
+  std::uint64_t size = 0;
+  std::function<bool(std::uint64_t begin, std::uint64_t end)> wait;
+  explicit operator bool() const { return static_cast<bool>(wait); }
+};
+
 struct ReadOptions {
   std::string name_encoding;  // empty: names are UTF-8 whatever the zip flags say
+  ArrivingInput arriving;     // empty: the file is complete
 };
 
 struct ExtractOptions {

@@ -8,6 +8,7 @@
 
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/catalog/catalog.hpp"
+#include "cudnnctl/fetch/range_plan.hpp"
 
 namespace cudnnctl {
 
@@ -22,6 +23,15 @@ struct FetchRequest {
   int connections = 0;       // range requests at once (--connections); 0: adaptive, 1 when ranges are not honoured
   std::uint64_t chunk_size = 0;  // bytes per range request; 0: 8 MiB
   std::function<void(std::uint64_t, std::uint64_t)> progress;
+  // A reader of the archive while it downloads (install's extraction beside the download). None is called
+  // when the cache has the archive already.
+  bool tail_first = false;  // the end of the file is asked right after its start (a zip's central directory)
+  // before the first request, when the catalog gives the size: the `.part` file and the archive's size
+  std::function<void(const std::string& part_path, std::uint64_t total)> on_download_start;
+  std::function<void(const ExtentSet&)> on_extents;  // ParallelDownload::on_extents
+  // the download ended (every byte there, or failed): before the hash is judged and the `.part` file kept
+  // under its name or removed, so that a reader can finish with it first
+  std::function<void()> after_download;
 };
 
 struct FetchOutcome {
@@ -41,6 +51,9 @@ Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchR
 std::string fetch_url(const CatalogArchive& archive, const std::string& mirror);
 /// %LOCALAPPDATA%\cudnnctl\archives (Windows), else $XDG_CACHE_HOME/cudnnctl/archives or ~/.cache/cudnnctl/archives.
 std::string default_cache_dir();
+
+/// Where the cache keeps the archive `request` names (downloaded or not).
+Result<std::string> fetch_cache_path(const Catalog& catalog, const FetchRequest& request);
 
 Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& request);
 

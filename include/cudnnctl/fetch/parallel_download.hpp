@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/fetch/range_plan.hpp"
 
 namespace cudnnctl {
 
@@ -21,6 +22,10 @@ struct ParallelDownload {
   int retries_per_range = 3;                  // a dropped connection or a short answer: ask for the rest again
   int stall_timeout_s = 60;
   std::function<void(std::uint64_t, std::uint64_t)> progress;  // (bytes present, total); serialised
+  bool tail_first = false;  // the last range is asked right after the first (a zip's central directory is at its end)
+  // For a reader of the growing file: called (serialised, under the download's lock) with the bytes on the
+  // disk each time they grow, and with an empty set when bytes reported before are dropped (a restart).
+  std::function<void(const ExtentSet&)> on_extents;
 };
 
 struct DownloadOutcome {

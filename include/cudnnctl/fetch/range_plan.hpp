@@ -36,6 +36,9 @@ private:
 /// in file order; what `done` covers is left out (a chunk partly present keeps only its missing pieces).
 std::vector<ByteRange> plan_ranges(std::uint64_t total, std::uint64_t chunk, const ExtentSet& done);
 
+/// Moves the plan's last range (the end of the file) to the front: asked first, as a zip's central directory is.
+void put_tail_first(std::vector<ByteRange>& plan);
+
 /// How many connections to open: `asked` (> 0, --connections) or, for 0, adaptive: up to 8; never more
 /// than there are ranges, at least 1, at most 32.
 int choose_connections(int asked, std::size_t ranges);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cudnnctl/archive/verified_extract.hpp"
 #include "cudnnctl/archive/verify.hpp"
 #include "cudnnctl/install/install_fs.hpp"
 #include "cudnnctl/install/install_plan.hpp"
@@ -33,6 +34,12 @@ struct InstallRequest {
   // cudnn64_N.dll of a Windows one), after the hash and the content checks and before anything is placed (the
   // host's glibc / libstdc++ floor, the GPU code for the machine's GPUs): an error stops the install.
   std::function<Result<void>(const std::string& staged_library_dir)> check_staged_libraries;
+  // Instead of verifying and extracting `archive_path`: fills the (empty) staging folder with `options` and
+  // says what was verified (install VERSION: the archive inflates while it downloads, and the download's own
+  // hash is the one checked; archive_path is where the cache will keep it). Asked with the lock held, after
+  // recovery; an error drops the staging folder. The same archive already installed (the receipt's hash is
+  // one of `expected`) is then judged without it.
+  std::function<Result<VerifiedExtraction>(const std::string& staging, const ExtractOptions& options)> extract;
 };
 
 struct InstallOutcome {

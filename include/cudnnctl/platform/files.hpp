@@ -35,6 +35,9 @@ private:
 class ReadOnlyFile {
 public:
   static Result<ReadOnlyFile> open(const std::string& path);
+  /// The same, for a file another handle is still writing (a download's `.part` file, read as it grows):
+  /// on Windows the handle lets writers open it too (FILE_SHARE_WRITE).
+  static Result<ReadOnlyFile> open_while_written(const std::string& path);
   ReadOnlyFile(ReadOnlyFile&& other) noexcept;
   ReadOnlyFile& operator=(ReadOnlyFile&&) = delete;
   ~ReadOnlyFile();
@@ -44,6 +47,7 @@ public:
 
 private:
   ReadOnlyFile(std::intptr_t handle, std::uint64_t size) : m_handle(handle), m_size(size) {}
+  static Result<ReadOnlyFile> open_sharing(const std::string& path, bool with_writers);  // Windows: the share mode
   std::intptr_t m_handle = -1;
   std::uint64_t m_size = 0;
 };

@@ -148,6 +148,8 @@ ReadOnlyFile::~ReadOnlyFile() {
   if (m_handle >= 0) ::close(static_cast<int>(m_handle));
 }
 
+Result<ReadOnlyFile> ReadOnlyFile::open_while_written(const std::string& path) { return open(path); }
+
 std::int64_t ReadOnlyFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
   for (;;) {
     const ssize_t r = ::pread(static_cast<int>(m_handle), buffer, n, static_cast<off_t>(offset));

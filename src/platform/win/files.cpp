@@ -122,8 +122,13 @@ Result<void> PositionalFile::close() {
   return {};
 }
 
-Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
-  HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
+Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) { return open_sharing(path, false); }
+
+Result<ReadOnlyFile> ReadOnlyFile::open_while_written(const std::string& path) { return open_sharing(path, true); }
+
+Result<ReadOnlyFile> ReadOnlyFile::open_sharing(const std::string& path, bool with_writers) {
+  const DWORD share = FILE_SHARE_READ | FILE_SHARE_DELETE | (with_writers ? FILE_SHARE_WRITE : 0);
+  HANDLE h = CreateFileW(win::long_path(path).c_str(), GENERIC_READ, share, nullptr, OPEN_EXISTING,
                          FILE_ATTRIBUTE_NORMAL | FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
   if (h == INVALID_HANDLE_VALUE) {
     const DWORD e = GetLastError();
