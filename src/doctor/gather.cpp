@@ -175,6 +175,10 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.offline = o.offline || t->os != host.os;
   f.model = t->os == Os::windows ? LoaderModel::windows_pe : LoaderModel::linux_elf;
   gather_files(f, sys);
+  // the probe child (it loads the cuDNN libraries: the longest single fact) beside the rest: it needs only the
+  // toolkit, runtime_dir and major gathered above, writes f.probe alone, and is read only by gather_workload
+  std::future<void> probing;
+  if (!f.offline && (needs & need_probe)) probing = std::async(std::launch::async, [&] { gather_probe(f, o, sys); });
   gather_glibc_floor(f, sys);
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
@@ -186,7 +190,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (bundles.valid()) bundles.get();
   gather_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
-  if (!f.offline && (needs & need_probe)) gather_probe(f, o, sys);
+  if (probing.valid()) probing.get();
   if (needs & need_driver_files) gather_driver(f, env, sys);
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   // the whole stack a program here could load: a Linux toolkit of this (Linux) machine

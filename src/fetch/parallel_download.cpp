@@ -103,7 +103,17 @@ void hash_prefix(Transfer& t) {
 
 void start_hasher(Transfer& t) { if (!t.hasher.joinable()) t.hasher = std::thread([&t] { hash_prefix(t); }); }
 
-void save_state(Transfer& t);
+void save_state(Transfer& t) {
+  std::lock_guard save(t.save_mu);
+  DownloadState state;
+  {
+    std::lock_guard lk(t.mu);
+    if (t.v.total == 0 || t.legacy) return;
+    state = {t.v, t.done};
+  }
+  // not written: the next run starts over, never resumes from a wrong sidecar
+  if (!write_download_state(download_state_path(t.req.part_path), state)) log::info("fetch: cannot write the sidecar of {}", t.req.part_path);
+}
 
 void bytes_arrived(Transfer& t, std::uint64_t at, std::size_t n) {
   bool save = false;
@@ -121,18 +131,6 @@ void bytes_arrived(Transfer& t, std::uint64_t at, std::size_t n) {
     }
   }
   if (save) save_state(t);
-}
-
-void save_state(Transfer& t) {
-  std::lock_guard save(t.save_mu);
-  DownloadState state;
-  {
-    std::lock_guard lk(t.mu);
-    if (t.v.total == 0 || t.legacy) return;
-    state = {t.v, t.done};
-  }
-  // not written: the next run starts over, never resumes from a wrong sidecar
-  if (!write_download_state(download_state_path(t.req.part_path), state)) log::info("fetch: cannot write the sidecar of {}", t.req.part_path);
 }
 
 // The first answer: a 206 says ranges work and gives the validators; a 200 is the whole body.
@@ -320,12 +318,12 @@ struct Attempt {
   DownloadOutcome out;
 };
 
-// The first request: from the first missing byte, one chunk (or to the end with one connection; no range
-// at all when nothing is kept and one connection is asked, like a plain GET).
+// The first request: from the first missing byte, up to 1 MiB (to the end with one connection; no range at all
+// when nothing is kept and one connection is asked, like a plain GET).
 void first_request(Transfer& t, bool single) {
   const auto from = t.done.first_gap(0);
   std::optional<std::uint64_t> last;
-  if (!single) last = from + t.req.chunk_size - 1;
+  if (!single) last = from + std::min<std::uint64_t>(t.req.chunk_size, 1 << 20) - 1;  // short: the others start once it is in
   if (last && t.known && t.v.total) last = std::min(*last, t.v.total - 1);
   const auto a = fetch_range(t, from, last, true);
   std::unique_lock lk(t.mu);
@@ -361,8 +359,9 @@ Attempt run_attempt(const ParallelDownload& req, platform::PositionalFile& file,
     std::unique_lock lk(t.mu);
     auto plan = plan_ranges(t.v.total, single || req.connections == 1 ? t.v.total : req.chunk_size, t.done);
     if (req.tail_first) put_tail_first(plan);
-    t.queue.assign(plan.begin(), plan.end());
     result.out.connections = choose_connections(req.connections, plan.size());
+    taper_tail(plan, result.out.connections, std::max<std::uint64_t>(req.chunk_size / 4, 1));
+    t.queue.assign(plan.begin(), plan.end());
     lk.unlock();
     log::info("fetch: {} bytes in {} ranges over {} connections from {}", t.v.total, plan.size(), result.out.connections, t.url);
     std::vector<std::thread> workers;

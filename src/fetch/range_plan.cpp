@@ -74,6 +74,20 @@ void put_tail_first(std::vector<ByteRange>& plan) {
   if (plan.size() > 1) std::rotate(plan.begin(), std::prev(plan.end()), plan.end());
 }
 
+void taper_tail(std::vector<ByteRange>& plan, int connections, std::uint64_t min_piece) {
+  const std::size_t n = plan.size();
+  const std::size_t from = n > static_cast<std::size_t>(connections) + 1 ? n - static_cast<std::size_t>(connections) : 1;
+  std::vector<ByteRange> out(plan.begin(), plan.begin() + static_cast<std::ptrdiff_t>(std::min(from, n)));
+  for (std::size_t i = from; i < n; ++i) {
+    const auto r = plan[i];
+    const std::uint64_t pieces = std::clamp<std::uint64_t>(r.size() / std::max<std::uint64_t>(min_piece, 1), 1, 4);
+    const std::uint64_t step = r.size() / pieces;
+    for (std::uint64_t k = 0; k < pieces; ++k)
+      out.push_back({r.first + k * step, k + 1 == pieces ? r.last : r.first + (k + 1) * step - 1});
+  }
+  plan = std::move(out);
+}
+
 int choose_connections(int asked, std::size_t ranges) {
   const std::size_t want = asked > 0 ? static_cast<std::size_t>(asked) : 8;
   return static_cast<int>(std::clamp<std::size_t>(std::min(want, ranges), 1, 32));

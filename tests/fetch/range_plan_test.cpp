@@ -72,3 +72,28 @@ TEST_CASE("range plan: the tail first (a zip's central directory), the rest in f
   put_tail_first(one);
   CHECK(one == std::vector<ByteRange>{{0, 10}});
 }
+
+TEST_CASE("range plan: the last ranges are cut into pieces, the first (a zip's tail) never", "[range_plan]") {
+  auto plan = plan_ranges(10 * 4096, 4096, ExtentSet{});  // 10 chunks
+  put_tail_first(plan);
+  taper_tail(plan, 2, 1024);
+  // 8 whole chunks (the tail first), then the last 2 of the queue in 4 pieces each
+  REQUIRE(plan.size() == 8 + 8);
+  CHECK(plan[0] == ByteRange{9 * 4096, 10 * 4096 - 1});
+  CHECK(plan[7] == ByteRange{6 * 4096, 7 * 4096 - 1});
+  CHECK(plan[8] == ByteRange{7 * 4096, 7 * 4096 + 1023});
+  CHECK(plan[15] == ByteRange{9 * 4096 - 1024, 9 * 4096 - 1});
+  std::uint64_t covered = 0;
+  for (const auto& r : plan) covered += r.size();
+  CHECK(covered == 10 * 4096);  // nothing lost or asked twice
+  for (std::size_t i = 9; i < plan.size(); ++i) CHECK(plan[i].first == plan[i - 1].last + 1);
+
+  auto small = plan_ranges(3000, 4096, ExtentSet{});  // one range: kept whole
+  taper_tail(small, 8, 1024);
+  CHECK(small == std::vector<ByteRange>{{0, 2999}});
+  auto pieces = plan_ranges(3 * 4096 + 100, 4096, ExtentSet{});  // 4 ranges, the last 100 bytes: never below min_piece
+  taper_tail(pieces, 8, 1024);
+  CHECK(pieces.front() == ByteRange{0, 4095});
+  CHECK(pieces.back() == ByteRange{3 * 4096, 3 * 4096 + 99});
+  CHECK(pieces.size() == 1 + 4 + 4 + 1);
+}

@@ -39,6 +39,11 @@ std::vector<ByteRange> plan_ranges(std::uint64_t total, std::uint64_t chunk, con
 /// Moves the plan's last range (the end of the file) to the front: asked first, as a zip's central directory is.
 void put_tail_first(std::vector<ByteRange>& plan);
 
+/// Splits each of the plan's last `connections` ranges (never the first: the tail a zip asks first) into up to
+/// 4 pieces of at least `min_piece` bytes, order kept: when the last ranges are taken, a connection that ends
+/// early waits for a short piece, not a whole chunk.
+void taper_tail(std::vector<ByteRange>& plan, int connections, std::uint64_t min_piece);
+
 /// How many connections to open: `asked` (> 0, --connections) or, for 0, adaptive: up to 8; never more
 /// than there are ranges, at least 1, at most 32.
 int choose_connections(int asked, std::size_t ranges);
