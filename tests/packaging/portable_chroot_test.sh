@@ -15,6 +15,7 @@ skip() { echo "SKIP: $*"; exit 0; }
 [[ $(id -u) == 0 ]] || skip "chroot needs root"
 command -v chroot >/dev/null || skip "no chroot"
 command -v python3 >/dev/null || skip "no python3 (used to read the JSON outside the chroot)"
+command -v openssl >/dev/null || skip "no openssl on the host (the HTTPS fetch check makes its throwaway CA with it)"
 if ! command -v debootstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null 2>&1 || skip "debootstrap cannot be installed"
 fi
