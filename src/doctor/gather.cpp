@@ -187,8 +187,9 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   std::future<void> bundles;
   if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
+  gather_cudnn_gpu_code(f, needs, sys);  // still beside the bundles' walk: it reads only the toolkit's files
   if (bundles.valid()) bundles.get();
-  gather_gpu_code(f, needs, sys);
+  gather_framework_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
   if (probing.valid()) probing.get();
   if (needs & need_driver_files) gather_driver(f, env, sys);

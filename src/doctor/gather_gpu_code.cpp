@@ -30,7 +30,7 @@ std::vector<std::string> framework_library_candidates(const Bundle& b) {
 
 } // namespace
 
-void gather_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
+void gather_cudnn_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t || !f.major || !(needs & need_gpu_code)) return;
   auto& g = f.gpu_code;
@@ -40,6 +40,11 @@ void gather_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
     if (!c || !c->full_version.empty() || c->major != *f.major) continue;  // one name per library
     g.cudnn.push_back(read_library_code(sys, join_path(f.runtime_dir, n), n, ""));
   }
+}
+
+void gather_framework_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
+  if (!f.tk() || !f.major || !(needs & need_gpu_code)) return;
+  auto& g = f.gpu_code;
   std::vector<std::string> seen;
   for (const auto& b : f.bundles.bundles)
     for (const auto& path : framework_library_candidates(b)) {

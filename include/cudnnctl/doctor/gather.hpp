@@ -15,8 +15,10 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
 void gather_cuda_vars(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
 /// The glibc / libstdc++ floor of the toolkit's cuDNN libraries (read through `sys`) and this host's versions.
 void gather_glibc_floor(DoctorFacts& f, DoctorSystem& sys);
-/// The fat binaries of the toolkit's cuDNN and of the frameworks' CUDA libraries beside the bundles (gather_gpu_code.cpp).
-void gather_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
+/// The fat binaries of the toolkit's cuDNN (gather_gpu_code.cpp): needs only what gather_files found.
+void gather_cudnn_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
+/// The fat binaries of the frameworks' CUDA libraries beside the bundles: after gather_bundles.
+void gather_framework_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_files(DoctorFacts& f, DoctorSystem& sys);
 void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys);
 void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
