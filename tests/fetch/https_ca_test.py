@@ -10,16 +10,14 @@ is signed by a throwaway CA made here with openssl.
 - SSL_CERT_FILE naming no file: a clear error naming SSL_CERT_FILE, nothing downloaded.
 Prints SKIP: without openssl.
 """
-import hashlib
-import http.server
-import json
 import os
 import shutil
-import ssl
 import subprocess
 import sys
 import tempfile
-import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from https_site import NAME, VERSION, make_site, start_server  # noqa: E402
 
 CUDNNCTL = sys.argv[1]
 if not shutil.which("openssl"):
@@ -27,62 +25,7 @@ if not shutil.which("openssl"):
     sys.exit(0)
 
 TMP = tempfile.mkdtemp(prefix="cudnnctl-https-")
-VERSION = "9.30.0.7"
-NAME = f"cudnn-linux-x86_64-{VERSION}_cuda13-archive.tar.xz"
-REL = f"compute/cudnn/redist/cudnn/linux-x86_64/{NAME}"
-WWW = os.path.join(TMP, "www")
-
-
-def openssl(*args):
-    subprocess.run(["openssl", *args], cwd=TMP, check=True, capture_output=True)
-
-
-def make_site():
-    os.makedirs(os.path.dirname(os.path.join(WWW, REL)))
-    body = bytes((i * 131 + i // 7) & 0xFF for i in range(200000))
-    with open(os.path.join(WWW, REL), "wb") as f:
-        f.write(body)
-    catalog = {"schema_version": 1, "archives": [{
-        "filename": NAME, "version": VERSION, "platform": "linux-x86_64", "cuda_variant": "13",
-        "url": f"https://developer.download.nvidia.com/{REL}",
-        "hashes": [{"sha256": hashlib.sha256(body).hexdigest(), "size": len(body), "confidence": "A", "sources": ["test"]}]}]}
-    with open(os.path.join(TMP, "catalog.json"), "w") as f:
-        json.dump(catalog, f)
-
-
-def start_server():
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-            "-subj", "/CN=cudnnctl throwaway test CA")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1")
-    with open(os.path.join(TMP, "san.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\n")
-    openssl("x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.pem",
-            "-days", "2", "-extfile", "san.ext")
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(os.path.join(TMP, "srv.pem"), os.path.join(TMP, "srv.key"))
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *a, **kw):
-            super().__init__(*a, directory=WWW, **kw)
-
-        def log_message(self, *args):
-            pass
-
-        def handle(self):
-            try:
-                super().handle()
-            except (ssl.SSLError, ConnectionResetError, BrokenPipeError):
-                pass  # the client refused our certificate: expected in the untrusted cases
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.socket = ctx.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"https://127.0.0.1:{server.server_address[1]}"
-
-
-make_site()
-BASE = start_server()
+BASE = start_server(TMP, make_site(TMP))
 failures = []
 
 

@@ -10,15 +10,13 @@ WORK_ON_HOST is a folder inside ROOTFS that the chroot sees as WORK_IN_CHROOT an
 `cudnnctl`. Whatever the chroot already holds at those places is moved aside and put back. Exit 0 when every
 check passes (the caller has checked that the host has openssl).
 """
-import hashlib
-import http.server
-import json
 import os
 import shutil
-import ssl
 import subprocess
 import sys
-import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fetch"))
+from https_site import NAME, VERSION, make_site, start_server  # noqa: E402
 
 ROOTFS, W, IN = sys.argv[1:4]
 if not shutil.which("openssl"):  # portable_chroot_test.sh skips before running anything without it
@@ -26,10 +24,6 @@ if not shutil.which("openssl"):  # portable_chroot_test.sh skips before running 
     sys.exit(1)
 
 T = os.path.join(W, "https")
-VERSION = "9.30.0.7"
-NAME = f"cudnn-linux-x86_64-{VERSION}_cuda13-archive.tar.xz"
-REL = f"compute/cudnn/redist/cudnn/linux-x86_64/{NAME}"
-WWW = os.path.join(T, "www")
 # the places the portable binary looks for a bundle (src/platform/ca_certificates.cpp), one per distribution family
 PLACES = [
     ("/etc/ssl/certs/ca-certificates.crt", "Debian/Ubuntu"),
@@ -39,54 +33,6 @@ PLACES = [
 ]
 ALL_PLACES = [p for p, _ in PLACES] + ["/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
                                        "/var/lib/ca-certificates/ca-bundle.pem"]
-
-
-def openssl(*args):
-    subprocess.run(["openssl", *args], cwd=T, check=True, capture_output=True)
-
-
-def make_site():
-    os.makedirs(os.path.dirname(os.path.join(WWW, REL)))
-    body = bytes((i * 131 + i // 7) & 0xFF for i in range(300000))
-    with open(os.path.join(WWW, REL), "wb") as f:
-        f.write(body)
-    catalog = {"schema_version": 1, "archives": [{
-        "filename": NAME, "version": VERSION, "platform": "linux-x86_64", "cuda_variant": "13",
-        "url": f"https://developer.download.nvidia.com/{REL}",
-        "hashes": [{"sha256": hashlib.sha256(body).hexdigest(), "size": len(body), "confidence": "A", "sources": ["test"]}]}]}
-    with open(os.path.join(T, "catalog.json"), "w") as f:
-        json.dump(catalog, f)
-
-
-def start_server():
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-            "-subj", "/CN=cudnnctl throwaway chroot CA")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1")
-    with open(os.path.join(T, "san.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1\n")
-    openssl("x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.pem",
-            "-days", "2", "-extfile", "san.ext")
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(os.path.join(T, "srv.pem"), os.path.join(T, "srv.key"))
-
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *a, **kw):
-            super().__init__(*a, directory=WWW, **kw)
-
-        def log_message(self, *args):
-            pass
-
-        def handle(self):
-            try:
-                super().handle()
-            except (ssl.SSLError, ConnectionResetError, BrokenPipeError):
-                pass  # the client refused the certificate: expected where no CA is installed
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    server.socket = ctx.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"https://127.0.0.1:{server.server_address[1]}"
 
 
 failures = []
@@ -169,8 +115,7 @@ def main():
     if os.path.exists(T):
         shutil.rmtree(T)
     os.makedirs(T)
-    make_site()
-    base = start_server()
+    base = start_server(T, make_site(T, 300000))
     moved = move_aside()
     if moved:
         print("note: moved aside for the test (put back after):", " ".join(moved))
