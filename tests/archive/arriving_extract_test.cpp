@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <cstdlib>
 #include <optional>
 #include <chrono>
 #include <thread>
@@ -63,44 +62,15 @@ struct ArrivingRun {
   }
 };
 
-// A zip in NVIDIA's layout with two 100 KB incompressible members after the small ones: libzip looks for the
-// end of its central directory in the last 64 KiB, so the test archives (63 KB) would be wanted whole.
-std::string big_zip(const TempDir& tmp) {
-  const auto out = (tmp.path() / "big.zip").string();
-  const std::string cmd = "python3 -c \"import os,sys,zipfile\n"
-                          "with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n"
-                          " t = sys.argv[2]\n"
-                          " z.writestr(t + '/include/cudnn_version.h', '#define CUDNN_MAJOR 9\\n')\n"
-                          " z.writestr(t + '/LICENSE', 'license text\\n')\n"
-                          " z.writestr(t + '/bin/cudnn64_9.dll', os.urandom(100000))\n"
-                          " z.writestr(t + '/bin/cudnn_cnn64_9.dll', os.urandom(100000))\" '" +
-                          out + "' '" + W91 + "'";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  return out;
-}
-
-// A tar.xz in NVIDIA's layout with two 200 KB incompressible members after the small ones (libarchive's xz
-// filter decodes 64 KiB at a time: the test archives would be wanted nearly whole before the first member).
-std::string big_tar_xz(const TempDir& tmp) {
-  const auto out = (tmp.path() / "big.tar.xz").string();
-  const std::string cmd = "python3 -c \"import io,os,sys,tarfile\n"
-                          "def add(t, name, data):\n"
-                          " i = tarfile.TarInfo(name); i.size = len(data); t.addfile(i, io.BytesIO(data))\n"
-                          "with tarfile.open(sys.argv[1], 'w:xz') as t:\n"
-                          " top = sys.argv[2]\n"
-                          " add(t, top + '/LICENSE', b'license text\\n')\n"
-                          " add(t, top + '/lib/libcudnn.so.9.1.0', os.urandom(200000))\n"
-                          " add(t, top + '/lib/libcudnn_ops.so.9.1.0', os.urandom(200000))\" '" +
-                          out + "' '" + L91 + "'";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  return out;
-}
+// The archives with large members after the small ones (make_test_archives.py's arriving/ set: small ones
+// would be wanted nearly whole before a first member could come out).
+std::string big_zip() { return test_archive("arriving/" + W91 + ".zip"); }
+std::string big_tar_xz() { return test_archive("arriving/" + L91 + ".tar.xz"); }
 
 } // namespace
 
 TEST_CASE("arriving input: a zip's first members inflate before its last bytes arrive, and the rest follows them", "[arriving_extract]") {
-  TempDir src;
-  ArrivingRun run(big_zip(src), ArchiveFormat::zip, W91);
+  ArrivingRun run(big_zip(), ArchiveFormat::zip, W91);
   // the first 60 KB (the small members and part of the first large one) and the last 70 KB (the end of
   // the second large one and the central directory): the small members can come out already
   run.report({{0, 60000}, {run.size - 70000, run.size}});
@@ -113,8 +83,7 @@ TEST_CASE("arriving input: a zip's first members inflate before its last bytes a
 }
 
 TEST_CASE("arriving input: a tar.xz decodes as its prefix grows", "[arriving_extract]") {
-  TempDir src;
-  ArrivingRun run(big_tar_xz(src), ArchiveFormat::tar_xz, L91);
+  ArrivingRun run(big_tar_xz(), ArchiveFormat::tar_xz, L91);
   run.report({{0, run.size * 2 / 5}});
   REQUIRE(run.appears(L91 + "/LICENSE", 13));  // the first member, decoded from the first 40%
   CHECK_FALSE(run.done.load());
@@ -126,8 +95,7 @@ TEST_CASE("arriving input: a tar.xz decodes as its prefix grows", "[arriving_ext
 
 TEST_CASE("arriving input: a transfer that stops, or bytes dropped, is an error, never a partial success", "[arriving_extract]") {
   SECTION("stopped") {
-    TempDir src;
-    ArrivingRun run(big_zip(src), ArchiveFormat::zip, W91);
+    ArrivingRun run(big_zip(), ArchiveFormat::zip, W91);
     run.report({{0, 60000}, {run.size - 70000, run.size}});
     run.arriving.finish();
     CHECK_FALSE(run.finish());

@@ -8,6 +8,7 @@ Each hostile archive breaks exactly one rule; its name says which.
 """
 import io
 import os
+import random
 import struct
 import shutil
 import stat
@@ -116,6 +117,18 @@ def main():
             t.addfile(ti, io.BytesIO(data))
     write_zip(os.path.join(good, "cudnn-10.2-windows10-x64-v7.6.5.32.zip"),
               {"cuda/bin/cudnn64_7.dll": b"d" * 5000, "cuda/include/cudnn.h": header(7, 6, 5), "cuda/lib/x64/cudnn.lib": b"l" * 100})
+
+    # ---- large incompressible members after the small ones, for reading an archive while it arrives
+    # (arriving_extract_test): libzip looks for a zip's end record in its last 64 KiB and libarchive's xz filter
+    # decodes 64 KiB at a time, so the small archives above would be wanted nearly whole before a first member
+    arriving = os.path.join(out, "arriving")
+    os.makedirs(arriving)
+    big = random.Random(9).randbytes
+    write_zip(os.path.join(arriving, f"{W91}.zip"),
+              {f"{W91}/include/cudnn_version.h": HEADER, f"{W91}/LICENSE": b"license text\n",
+               f"{W91}/bin/cudnn64_9.dll": big(100000), f"{W91}/bin/cudnn_cnn64_9.dll": big(100000)}, dirs=False)
+    tar_xz(os.path.join(arriving, f"{L91}.tar.xz"), L91,
+           extra=[(f"{L91}/lib/libcudnn_cnn.so.9.1.0", big(200000)), (f"{L91}/lib/libcudnn_adv.so.9.1.0", big(200000))])
 
     # ---- other eras and CUDA variants, for installs into 11.8 trees
     tar_xz(os.path.join(good, "cudnn-linux-x86_64-9.1.0.70_cuda11-archive.tar.xz"), "cudnn-linux-x86_64-9.1.0.70_cuda11-archive")
