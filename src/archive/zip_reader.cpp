@@ -1,3 +1,4 @@
+#include <libdeflate.h>
 #include <zip.h>
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #include "cudnnctl/archive/entry_name.hpp"
 #include "cudnnctl/archive/inflater.hpp"
 #include "cudnnctl/archive/reader.hpp"
-#include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "zip_open.hpp"
@@ -77,6 +77,7 @@ public:
         const int code = zip_file_get_error(m_file)->zip_err;
         return fail(code == ZIP_ER_CRC, zip_error_text(code));
       }
+      m_libzip_crc = libdeflate_crc32(m_libzip_crc, out, static_cast<std::size_t>(n));
       return n;
     }
     if (m_finished) return 0;
@@ -101,6 +102,9 @@ public:
   }
 
   const Failure& failure() const { return m_failure; }
+  /// The CRC-32 of the bytes read so far: at the end (read() returned 0), the member's, checked against
+  /// the one its zip records (by the inflater's own CRC here, by libzip for the members it reads itself).
+  std::uint32_t crc32() const { return m_mode == Mode::libzip ? m_libzip_crc : m_inflater->crc32(); }
 
 private:
   enum class Mode { libzip, deflated };
@@ -124,6 +128,7 @@ private:
   std::vector<char> m_in;
   std::size_t m_in_pos = 0, m_in_len = 0;
   std::uint32_t m_expected_crc = 0;
+  std::uint32_t m_libzip_crc = 0;
   Failure m_failure;
 };
 
@@ -191,11 +196,10 @@ Result<void> make_member_folders(const ArchiveListing& listing, const std::strin
 }
 
 // Estimated CPU per byte, measured per job on the 9.19 zip (bench/RESULTS.md, round 5): a deflated member
-// costs ~2.1 ns per byte out (inflate ~1.6, its receipt SHA-256 ~0.5, the write), the caller's side job
-// (the archive's SHA-256 and its reads) ~0.7 ns per byte read. Only the order matters: the costliest job
-// starts first, so the last jobs are small and no core waits at the end behind one long member.
+// costs ~1.6 ns per byte out (inflate with its CRC-32, the write), the caller's side job (the archive's
+// SHA-256 and its reads) ~0.7 ns per byte read. Only the order matters: the costliest job starts first, so
+// the last jobs are small and no core waits at the end behind one long member.
 constexpr double k_member_ns_per_byte = 1.6;
-constexpr double k_member_hash_ns_per_byte = 0.5;
 constexpr double k_side_job_ns_per_byte = 0.7;
 
 struct ZipJob {
@@ -206,7 +210,7 @@ struct ZipJob {
 // The files and the side job, costliest first.
 std::vector<ZipJob> jobs_costliest_first(const ArchiveListing& listing, const ExtractOptions& options) {
   std::vector<ZipJob> jobs;
-  const double per_byte = k_member_ns_per_byte + (options.hash_members ? k_member_hash_ns_per_byte : 0.0);
+  const double per_byte = k_member_ns_per_byte;
   for (const auto& e : listing.entries)
     if (e.type == EntryType::file) jobs.push_back({&e, per_byte * static_cast<double>(e.size)});
   if (options.side_job.run) jobs.push_back({nullptr, k_side_job_ns_per_byte * static_cast<double>(options.side_job.bytes)});
@@ -217,14 +221,14 @@ std::vector<ZipJob> jobs_costliest_first(const ArchiveListing& listing, const Ex
   return jobs;
 }
 
-// What the workers share: the next member to take, the first error, the bytes written, the hashes.
+// What the workers share: the next member to take, the first error, the bytes written, the members' CRC-32s.
 struct ZipJobs {
   std::vector<ZipJob> jobs;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::atomic<std::uint64_t> written{0};
   std::mutex mutex;
-  std::map<std::string, std::string> hashes;
+  std::map<std::string, std::uint32_t> crcs;
   Error first_error;
 
   void record(Error e) {
@@ -241,7 +245,7 @@ Error member_error(const std::string& path, const ArchiveEntry& e, std::uint64_t
                "the archive is damaged: download it again from NVIDIA", path};
 }
 
-// One member into its file below staging (with its SHA-256 when asked). Stops early when another worker failed.
+// One member into its file below staging, its CRC-32 checked and kept. Stops early when another worker failed.
 Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& path, const std::string& staging_dir,
                             const ExtractOptions& options, std::vector<char>& buf, ZipJobs& jobs) {
   MemberReader member(z, e, options.inflater);
@@ -250,8 +254,6 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
                 "download the archive again from NVIDIA", path);
   CUDNNCTL_TRY_ASSIGN(auto out, platform::NewFile::create(staging_dir + "/" + e.name, e.mode));
   std::uint64_t got = 0;
-  std::optional<Sha256> hash;
-  if (options.hash_members) hash.emplace();
   for (;;) {
     const std::int64_t n = member.read(buf.data(), buf.size());
     if (n < 0) return Unexpected<Error>(member_error(path, e, got, member.failure()));
@@ -262,7 +264,6 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
                   "the archive lies about its sizes (a zip bomb): download it again from NVIDIA", path);
     if (auto ok = out.write(buf.data(), static_cast<std::size_t>(n)); !ok) return ok;
     if (options.start_writeback && out.unsubmitted() >= options.writeback_step) out.start_writeback();
-    if (hash) hash->update(buf.data(), static_cast<std::size_t>(n));
     jobs.written.fetch_add(static_cast<std::uint64_t>(n));
     if (options.on_bytes) options.on_bytes(static_cast<std::uint64_t>(n));
     if (jobs.failed.load()) return {};
@@ -272,11 +273,8 @@ Result<void> extract_member(zip_t* z, const ArchiveEntry& e, const std::string& 
   if (got != e.size)
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}': the entry '{}' holds {} bytes but declares {}", path, e.name, got, e.size),
                 "the archive is damaged: download it again from NVIDIA", path);
-  if (hash) {
-    auto digest = hash->finish();
-    std::lock_guard lock(jobs.mutex);
-    jobs.hashes[e.name] = std::move(digest);
-  }
+  std::lock_guard lock(jobs.mutex);
+  jobs.crcs[e.name] = member.crc32();
   return {};
 }
 
@@ -331,7 +329,7 @@ Result<ExtractResult> extract_zip(const std::string& path, const std::string& st
       CUDNNCTL_TRY(platform::make_symlink(e.link_target, staging_dir + "/" + e.name));
   result.files = static_cast<std::size_t>(std::count_if(jobs.jobs.begin(), jobs.jobs.end(), [](const ZipJob& j) { return j.member; }));
   result.bytes_written = jobs.written.load();
-  result.member_sha256 = std::move(jobs.hashes);
+  result.member_crc32 = std::move(jobs.crcs);
   result.listing = std::move(listing);
   return result;
 }

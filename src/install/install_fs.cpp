@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/crc32.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
@@ -202,6 +203,7 @@ public:
     return {};
   }
   Result<std::string> sha256(const std::string& p) const override { return sha256_file(p); }
+  Result<std::uint32_t> crc32(const std::string& p) const override { return crc32_file(p); }
   Result<std::uint64_t> size(const std::string& p) const override { return platform::file_size(p); }
   Result<std::string> read_link(const std::string& p) const override {
     std::error_code ec;

@@ -278,7 +278,6 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   ExtractOptions eo;
   eo.read.name_encoding = req.name_encoding;
   eo.policy = policy_for(req);
-  eo.hash_members = true;
   eo.start_writeback = true;  // the transaction fsyncs every placed file: their bytes go to the disk while the rest inflates
   eo.on_total = req.on_total;
   eo.on_bytes = req.on_bytes;
@@ -303,7 +302,7 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
   const auto& verified = extracted->verify;
   auto placed = make_placement({*plan, req.name, tk, id, staging, std::string(base_name(req.archive_path)), verified.sha256,
                                 verified.matched ? verified.matched->origin : "unverified (--allow-unverified)", platform::utc_now(),
-                                extracted->extract.member_sha256});
+                                extracted->extract.member_crc32});
   if (auto ok = add_receipt_moves(placed, tk, staging, fs); !ok) return drop_staging(ok.error());
   plan_phase.end();
   log::info("install: {} steps, {} moves in the journal; staging {}", plan->steps.size(), placed.journal.moves.size(), staging);

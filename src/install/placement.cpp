@@ -5,7 +5,7 @@
 namespace cudnnctl {
 
 namespace {
-ReceiptFile receipt_file(const PlanStep& s, const std::map<std::string, std::string>& member_sha256) {
+ReceiptFile receipt_file(const PlanStep& s, const std::map<std::string, std::uint32_t>& member_crc32) {
   ReceiptFile f;
   f.path = s.target;
   f.size = s.size;
@@ -14,8 +14,7 @@ ReceiptFile receipt_file(const PlanStep& s, const std::map<std::string, std::str
     f.link_target = s.link_target;
   } else {
     f.kind = "file";
-    const auto h = member_sha256.find(s.source);
-    f.sha256 = h == member_sha256.end() ? std::string() : h->second;
+    if (const auto c = member_crc32.find(s.source); c != member_crc32.end()) f.crc32 = c->second;
   }
   return f;
 }
@@ -49,7 +48,7 @@ Placement make_placement(const PlacementInput& in) {
     }
     if (s.kind == StepKind::remove_stale) continue;
     j.moves.push_back({in.staging + "/" + s.source, target});
-    r.files.push_back(receipt_file(s, in.member_sha256));
+    r.files.push_back(receipt_file(s, in.member_crc32));
   }
   j.remove_on_commit = {in.staging};
   j.remove_on_rollback = {in.staging, backup};

@@ -11,6 +11,7 @@
 #include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "../skip.hpp"
+#include "cudnnctl/base/crc32.hpp"
 #include "run_cli.hpp"
 
 using namespace cudnnctl;
@@ -106,7 +107,7 @@ TEST_CASE("forged state naming paths outside the toolkit is refused and touches 
     std::ofstream(state / "receipt.json", std::ios::trunc) << j.dump();
   };
   put(s.tmp.path() / "victim2/file.txt", "precious");
-  forge([](nlohmann::json& j) { j["files"].push_back({{"path", "../victim2/file.txt"}, {"kind", "file"}, {"size", 8}, {"sha256", ""}}); });
+  forge([](nlohmann::json& j) { j["files"].push_back({{"path", "../victim2/file.txt"}, {"kind", "file"}, {"size", 8}, {"crc32", "00000000"}}); });
   auto r = run({"uninstall", "--cuda-path", s.root});
   CHECK(r.code == 14);
   CHECK_THAT(r.err, Catch::Contains("../victim2/file.txt"));
@@ -345,7 +346,7 @@ TEST_CASE("lib64 and include on other file systems (tmpfs): installed by copy, r
   CHECK(fs::read_symlink(lib / "libcudnn.so") == "libcudnn.so.9");
   CHECK(part_files(lib) == 0);
   CHECK(part_files(root / "include") == 0);
-  // the receipt lists every file with the hash it has in the toolkit, and the replaced header's backup
+  // the receipt lists every file with the CRC-32 it has in the toolkit, and the replaced header's backup
   const auto receipt = nlohmann::json::parse(slurp(root / ".cudnnctl/receipt.json"));
   int files = 0;
   for (const auto& f : receipt.at("files")) {
@@ -354,7 +355,7 @@ TEST_CASE("lib64 and include on other file systems (tmpfs): installed by copy, r
     if (f.at("kind") == "symlink") {
       CHECK(fs::read_symlink(p).string() == f.at("link_target").get<std::string>());
     } else {
-      CHECK(*sha256_file(p.string()) == f.at("sha256").get<std::string>());
+      CHECK(crc32_hex(*crc32_file(p.string())) == f.at("crc32").get<std::string>());
       ++files;
     }
   }

@@ -52,17 +52,23 @@ for f in cudnn64_9.dll cudnn_engines_precompiled64_9.dll cudnn_graph64_9.dll; do
 # byte-identity: every installed file and its receipt hash equal the member as Python's zipfile (zlib)
 # inflates it, whichever inflater this build uses (ISA-L where found)
 python3 - "$ZIP" "$WTK" <<'PY'
-import hashlib, json, os, sys, zipfile
+import hashlib, json, os, sys, zipfile, zlib
 z, tk = sys.argv[1], sys.argv[2]
 r = json.load(open(os.path.join(tk, ".cudnnctl", "receipt.json")))
+assert r["schema_version"] == 2, r["schema_version"]
 with zipfile.ZipFile(z) as zf:
     members = {os.path.basename(i.filename): i for i in zf.infolist() if not i.is_dir()}
     members.update({"cudnn-" + r["version"] + "-LICENSE": members["LICENSE"]})
     for f in r["files"]:
-        want = hashlib.sha256(zf.read(members[os.path.basename(f["path"])])).hexdigest()
-        got = hashlib.sha256(open(os.path.join(tk, f["path"]), "rb").read()).hexdigest()
-        assert f["sha256"] == got == want, (f["path"], f["sha256"], got, want)
-print(f"{len(r['files'])} installed files byte-identical to the zip's members, receipt hashes equal")
+        data = zf.read(members[os.path.basename(f["path"])])
+        want = hashlib.sha256(data).hexdigest()
+        placed = open(os.path.join(tk, f["path"]), "rb").read()
+        got = hashlib.sha256(placed).hexdigest()
+        assert got == want, (f["path"], got, want)
+        crc = f"{zlib.crc32(placed):08x}"
+        assert f["crc32"] == crc == f"{members[os.path.basename(f['path'])].CRC:08x}", (f["path"], f["crc32"], crc)
+        assert f["size"] == len(placed), (f["path"], f["size"], len(placed))
+print(f"{len(r['files'])} installed files byte-identical to the zip's members, receipt CRC-32s and sizes equal")
 PY
 # the doctor reads that Windows tree offline: the archive's header, every sub-DLL, the receipt; the fixture's
 # DLLs are Linux .so bytes under DLL names, which the PE reader names as not readable DLLs

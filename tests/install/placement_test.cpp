@@ -20,9 +20,9 @@ TEST_CASE("placement: the receipt and journal an install leaves, from its plan a
       {StepKind::make_symlink, top + "/lib/libcudnn.so.9", "lib64/libcudnn.so.9", "libcudnn.so.9.1.0", 0, false},
       {StepKind::remove_stale, "", "lib64/libcudnn_ops_infer.so.8", "", 0, false},
   };
-  const std::map<std::string, std::string> hashes = {{top + "/lib/libcudnn.so.9.1.0", "aa"}, {top + "/include/cudnn.h", "bb"}};
+  const std::map<std::string, std::uint32_t> crcs = {{top + "/lib/libcudnn.so.9.1.0", 0xaau}, {top + "/include/cudnn.h", 0xbbu}};
   const auto p = make_placement({plan, *name, tk, "ID", "/opt/cuda-12.4/.cudnnctl/staging-ID", "cudnn.tar.xz", "ff", "catalog",
-                                 "2026-12-03T20:00:00Z", hashes});
+                                 "2026-12-03T20:00:00Z", crcs});
 
   CHECK(p.backup_relative == ".cudnnctl/backup-ID");
   const auto& r = p.receipt;
@@ -35,12 +35,13 @@ TEST_CASE("placement: the receipt and journal an install leaves, from its plan a
   CHECK(r.backup_dir == ".cudnnctl/backup-ID");
   REQUIRE(r.files.size() == 3);  // the stale file is not one of ours
   CHECK(r.files[0].path == "lib64/libcudnn.so.9.1.0");
-  CHECK(r.files[0].sha256 == "aa");
+  CHECK(r.files[0].crc32 == 0xaau);
+  CHECK(r.files[0].sha256.empty());  // receipts of schema 2 record a file's CRC-32 (receipt.hpp says why)
   CHECK(r.files[0].size == 100);
-  CHECK(r.files[1].sha256 == "bb");
+  CHECK(r.files[1].crc32 == 0xbbu);
   CHECK(r.files[2].kind == "symlink");
   CHECK(r.files[2].link_target == "libcudnn.so.9.1.0");
-  CHECK(r.files[2].sha256.empty());
+  CHECK_FALSE(r.files[2].crc32);
   REQUIRE(r.replaced.size() == 2);  // the header it replaces and the stale file, both kept in the backup
   CHECK(r.replaced[0].path == "include/cudnn.h");
   CHECK(r.replaced[0].backup == ".cudnnctl/backup-ID/include/cudnn.h");

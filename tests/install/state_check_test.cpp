@@ -41,12 +41,12 @@ TEST_CASE("state paths written the Windows way: backslashes are separators, conf
 TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[state_check]") {
   Receipt r;
   r.backup_dir = ".cudnnctl/backup-1";
-  r.files.push_back({"include/cudnn.h", "file", 1, "", ""});
-  r.files.push_back({".cudnnctl/cudnn-9.1.0.70-LICENSE", "file", 1, "", ""});
+  r.files.push_back({"include/cudnn.h", "file", 1, {}, "", ""});
+  r.files.push_back({".cudnnctl/cudnn-9.1.0.70-LICENSE", "file", 1, {}, "", ""});
   r.replaced.push_back({"include/cudnn.h", ".cudnnctl/backup-1/include/cudnn.h"});
   CHECK(check_receipt_paths(r, "receipt.json"));
   auto forged = r;
-  forged.files.push_back({"../victim2/file.txt", "file", 1, "", ""});
+  forged.files.push_back({"../victim2/file.txt", "file", 1, {}, "", ""});
   const auto e = check_receipt_paths(forged, "receipt.json");
   REQUIRE_FALSE(e);
   CHECK(e.error().code == ErrorCode::unsafe_state);  // state.unsafe, exit 14 (docs/exit-codes.md), not an I/O error
@@ -59,7 +59,7 @@ TEST_CASE("a forged receipt or journal is refused, a genuine one passes", "[stat
   CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
   for (const char* own : {".cudnnctl/receipt.json", ".cudnnctl/journal.json", ".cudnnctl/lock", ".cudnnctl/backup-1/x", ".cudnnctl"}) {
     forged = r;
-    forged.files.push_back({own, "file", 1, "", ""});
+    forged.files.push_back({own, "file", 1, {}, "", ""});
     CHECK_FALSE(check_receipt_paths(forged, "receipt.json"));
   }
   forged = r;

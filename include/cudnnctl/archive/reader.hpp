@@ -41,7 +41,6 @@ struct ExtractOptions {
   std::function<void(std::uint64_t)> on_total;
   std::function<void(std::uint64_t)> on_bytes;
   const std::atomic<bool>* cancel = nullptr;             // set to stop early (the result is then an error)
-  bool hash_members = false;                             // SHA-256 of each file as it is written (for receipts)
   bool start_writeback = false;                          // the caller fsyncs the files later: start their writeback
   std::uint64_t writeback_step = std::uint64_t{8} << 20; // every this many bytes, so the disk works meanwhile
   InflaterKind inflater = InflaterKind::best;            // zip's deflated members (tests run each engine)
@@ -58,7 +57,7 @@ struct ExtractResult {
   ArchiveListing listing;       // names normalised
   std::uint64_t bytes_written = 0;
   std::size_t files = 0;
-  std::map<std::string, std::string> member_sha256;  // normalised member name -> SHA-256 (with hash_members)
+  std::map<std::string, std::uint32_t> member_crc32;  // normalised member name -> CRC-32 of the file written
 };
 
 /// Lists an archive's members (a tar stream is read to its end, so stream errors surface here).

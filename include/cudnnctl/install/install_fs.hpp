@@ -32,6 +32,7 @@ public:
   virtual Result<void> remove_tree(const std::string& path) = 0;
   virtual Result<void> remove_file(const std::string& path) = 0;
   virtual Result<std::string> sha256(const std::string& path) const = 0;
+  virtual Result<std::uint32_t> crc32(const std::string& path) const = 0;
   virtual Result<std::uint64_t> size(const std::string& path) const = 0;
   virtual Result<std::string> read_link(const std::string& path) const = 0;
   /// Files (and links) directly inside `dir`, by name.
@@ -74,6 +75,7 @@ public:
   Result<void> remove_tree(const std::string& p) override;
   Result<void> remove_file(const std::string& p) override;
   Result<std::string> sha256(const std::string& p) const override { return m_inner.sha256(p); }
+  Result<std::uint32_t> crc32(const std::string& p) const override { return m_inner.crc32(p); }
   Result<std::uint64_t> size(const std::string& p) const override { return m_inner.size(p); }
   Result<std::string> read_link(const std::string& p) const override { return m_inner.read_link(p); }
   std::vector<std::string> list(const std::string& d) const override { return m_inner.list(d); }

@@ -1,7 +1,8 @@
 #pragma once
 // What an install will leave behind, decided from its plan before anything moves: the receipt (every file
-// placed, with its SHA-256, and every file it moved aside) and the journal of moves that puts the staged
+// placed, with its CRC-32, and every file it moved aside) and the journal of moves that puts the staged
 // files into the toolkit, the files they replace moving to the backup folder first. Pure: no disk.
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -23,7 +24,7 @@ struct PlacementInput {
   std::string sha256;                                       // the archive's, as verified
   std::string verified_by;                                  // the origin of the matching hash
   std::string installed_at;                                 // UTC time stamp
-  const std::map<std::string, std::string>& member_sha256;  // member name -> SHA-256 of its bytes
+  const std::map<std::string, std::uint32_t>& member_crc32; // member name -> CRC-32 of its bytes
 };
 
 struct Placement {
