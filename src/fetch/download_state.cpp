@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/fetch/parallel_download.hpp"
 
@@ -118,5 +119,34 @@ bool write_download_state(const std::string& path, const DownloadState& state) {
 }
 
 std::string download_state_path(const std::string& part_path) { return part_path + ".state"; }
+
+PriorDownload read_prior_download(const std::string& part_path, std::optional<std::uint64_t> expected_size) {
+  namespace fs = std::filesystem;
+  PriorDownload prior;
+  std::error_code ec;
+  const auto part = path_from_utf8(part_path);
+  const auto size = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
+  if (ec) return prior;
+  const auto side = path_from_utf8(download_state_path(part_path));
+  if (fs::exists(side, ec)) {
+    const auto state = read_download_state(utf8_of(side));
+    const bool fits = state && (!expected_size || state->validators.total == *expected_size) &&
+                      (state->done.extents().empty() || std::prev(state->done.extents().end())->second <= size);
+    if (!fits) {
+      log::info("fetch: the sidecar {} does not describe {}; ignored, downloading from the start", utf8_of(side), part_path);
+      return prior;
+    }
+    return {state->validators, state->done, true, false};
+  }
+  if (size > 0 && (!expected_size || size <= *expected_size)) {
+    prior.done.add(0, size);  // a .part file of an earlier single-connection download: its prefix
+    prior.legacy = true;
+    if (expected_size && size == *expected_size) {  // every byte: only the hash is left
+      prior.validators.total = size;
+      prior.known = true;
+    }
+  }
+  return prior;
+}
 
 } // namespace cudnnctl

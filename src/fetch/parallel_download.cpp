@@ -19,6 +19,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/fetch/download_state.hpp"
 #include "cudnnctl/fetch/range_plan.hpp"
+#include "cudnnctl/fetch/write_batch.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/http.hpp"
 
@@ -193,6 +194,12 @@ RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uin
   get.range_last = last;
   get.stall_timeout_s = t.req.stall_timeout_s;
   RangeAnswer a;
+  // the bytes are written (and reported as arrived) 1 MiB at a time, or when they have waited 200 ms
+  WriteBatch batch(std::size_t{1} << 20, std::chrono::milliseconds(200), [&](std::uint64_t at, const char* p, std::size_t n) -> Result<void> {
+    CUDNNCTL_TRY(t.file.write_at(at, p, n));
+    bytes_arrived(t, at, n);
+    return {};
+  });
   auto on_head = [&](const platform::HttpHead& h) {
     a = is_first ? accept_first(t, h, first, last) : accept_later(t, h, first, *last);
     if (is_first && a.end == RangeEnd::complete) save_state(t);  // before the first byte: a kill leaves a sidecar
@@ -205,18 +212,20 @@ RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uin
       a.error = fmt::format("more than the {} bytes announced from byte {} on", a.limit, first);
       return false;
     }
-    const std::uint64_t at = (t.whole ? 0 : first) + a.got;
-    if (auto w = t.file.write_at(at, p, n); !w) {
+    if (auto w = batch.add((t.whole ? 0 : first) + a.got, p, n); !w) {
       a.end = RangeEnd::failed;
       a.error = w.error().message;
       return false;
     }
-    bytes_arrived(t, at, n);
     a.got += n;
     return true;
   };
   log::debug("HTTP GET {} bytes {}-{}", get.url, first, last ? std::to_string(*last) : std::string());
   const auto got = platform::http_get(get, on_data, on_head);
+  if (auto w = a.end == RangeEnd::overlong ? Result<void>{} : batch.flush(); !w && a.end == RangeEnd::complete) {
+    a.end = RangeEnd::failed;
+    a.error = w.error().message;
+  }
   if (a.end != RangeEnd::complete) return a;
   if (!got.ok) {
     a.end = got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;
@@ -281,34 +290,14 @@ void range_worker(Transfer& t) {
   }
 }
 
-// What an earlier run left: the sidecar's state when it fits the .part file, else the bare prefix.
+// What an earlier run left (nothing when asked to start afresh).
 void load_prior(Transfer& t, bool fresh) {
-  std::error_code ec;
-  const auto part = path_from_utf8(t.req.part_path);
-  const auto size = fs::exists(part, ec) ? fs::file_size(part, ec) : 0;
-  const auto side = path_from_utf8(download_state_path(t.req.part_path));
-  if (fresh || ec) return;
-  if (fs::exists(side, ec)) {
-    const auto state = read_download_state(utf8_of(side));
-    const bool fits = state && (!t.req.expected_size || state->validators.total == *t.req.expected_size) &&
-                      (state->done.extents().empty() || std::prev(state->done.extents().end())->second <= size);
-    if (fits) {
-      t.v = state->validators;
-      t.done = state->done;
-      t.known = true;
-      return;
-    }
-    log::info("fetch: the sidecar {} does not describe {}; ignored, downloading from the start", utf8_of(side), t.req.part_path);
-    return;
-  }
-  if (size > 0 && (!t.req.expected_size || size <= *t.req.expected_size)) {
-    t.done.add(0, size);  // a .part file of an earlier single-connection download: its prefix
-    t.legacy = true;
-    if (t.req.expected_size && size == *t.req.expected_size) {  // every byte: only the hash is left
-      t.v.total = size;
-      t.known = true;
-    }
-  }
+  if (fresh) return;
+  auto prior = read_prior_download(t.req.part_path, t.req.expected_size);
+  t.v = std::move(prior.validators);
+  t.done = std::move(prior.done);
+  t.known = prior.known;
+  t.legacy = prior.legacy;
 }
 
 struct Attempt {

@@ -36,4 +36,15 @@ std::optional<DownloadState> read_download_state(const std::string& path);
 /// Writes the sidecar through `<path>.tmp` and a rename (never half-written); false when it could not.
 bool write_download_state(const std::string& path, const DownloadState& state);
 
+/// What an earlier run left beside a `.part` file, for the next attempt to go on from.
+struct PriorDownload {
+  Validators validators;
+  ExtentSet done;       // bytes present
+  bool known = false;   // the validators are known: the sidecar's, or a complete bare file's size
+  bool legacy = false;  // a .part file without a sidecar (an older single-connection download): its prefix
+};
+/// The sidecar's state when it fits the `.part` file (its total the expected size, its extents inside the
+/// file), else a bare `.part` file's bytes as a prefix (when not longer than expected), else nothing.
+PriorDownload read_prior_download(const std::string& part_path, std::optional<std::uint64_t> expected_size);
+
 } // namespace cudnnctl
