@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
@@ -185,13 +186,23 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering: it writes
   // f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
   std::future<void> bundles;
-  if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
+  if (needs & need_bundles)
+    bundles = std::async(std::launch::async, [&] {
+      log::Phase phase("doctor: bundles");
+      gather_bundles(f, o, env, sys);
+    });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
-  gather_cudnn_gpu_code(f, needs, sys);  // still beside the bundles' walk: it reads only the toolkit's files
+  {
+    log::Phase phase("doctor: GPU code");
+    gather_cudnn_gpu_code(f, needs, sys);
+  }  // still beside the bundles' walk: it reads only the toolkit's files
   if (bundles.valid()) bundles.get();
   gather_framework_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
-  if (probing.valid()) probing.get();
+  if (probing.valid()) {
+    log::Phase phase("doctor: wait for the probe");
+    probing.get();
+  }
   if (needs & need_driver_files) gather_driver(f, env, sys);
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
