@@ -161,6 +161,13 @@ void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::
   f.search_origin = "this process's environment";
 }
 
+void gather_support(DoctorFacts& f, const DoctorOptions& o) {
+  const auto* t = f.tk();
+  if (!t || !f.header) return;
+  const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
+  for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
+}
+
 DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys, unsigned needs) {
   DoctorFacts f;
   const auto host = platform::detect_host();
@@ -194,23 +201,21 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
   {
     log::Phase phase("doctor: GPU code");
-    gather_cudnn_gpu_code(f, needs, sys);
-  }  // still beside the bundles' walk: it reads only the toolkit's files
+    gather_cudnn_gpu_code(f, needs, sys);  // still beside the bundles' walk: it reads only the toolkit's files
+  }
+  gather_support(f, o);  // the built-in catalog parsed here, while the walk and the probe run
   if (bundles.valid()) bundles.get();
   gather_framework_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
+  if (needs & need_driver_files) gather_driver(f, env, sys);
+  // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
+  if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
+  if (const auto problem = sys.ld_cache_problem(); !problem.empty()) f.notes.push_back(problem);
   if (probing.valid()) {
     log::Phase phase("doctor: wait for the probe");
     probing.get();
   }
-  if (needs & need_driver_files) gather_driver(f, env, sys);
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
-  // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
-  if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
-  if (const auto problem = sys.ld_cache_problem(); !problem.empty()) f.notes.push_back(problem);
-  const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
-  if (f.header)
-    for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
   return f;
 }
 
