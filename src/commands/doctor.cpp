@@ -1,4 +1,5 @@
 // cudnnctl doctor: layered diagnosis (toolkit -> files -> loader -> driver/device -> workload).
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,7 @@ CommandRun setup_probe(CLI::App& sub, Io&) {
     log::info("__probe ends with exit code {}, the libraries' exit-time destructors not run", code);
     io.out.flush();
     io.err.flush();
+    std::fflush(nullptr);  // and whatever a library wrote through C stdio
     std::_Exit(code);
   };
 }
