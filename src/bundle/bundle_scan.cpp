@@ -128,37 +128,6 @@ std::string library_arch(const std::string& file, Os os) {
   return elf ? elf_machine_name(elf->machine) : std::string();
 }
 
-namespace {
-
-// Adds `dir` when its names make it a bundle, then its subfolders (not links) to `depth_left` levels
-// down: each folder listed once, its entries' types from the listing.
-void walk_bundle_dirs(const fs::path& dir, int depth_left, std::vector<std::string>& out) {
-  std::vector<std::string> names;
-  std::vector<fs::path> subdirs;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end; it.increment(ec)) {
-    names.push_back(utf8_of(it->path().filename()));
-    std::error_code e2;
-    if (depth_left > 0 && !it->is_symlink(e2) && it->is_directory(e2)) subdirs.push_back(it->path());
-  }
-  if (bundle_os(names)) out.push_back(utf8_of(dir));
-  for (const auto& d : subdirs) walk_bundle_dirs(d, depth_left - 1, out);
-}
-
-} // namespace
-
-std::vector<std::string> find_bundle_dirs(const std::string& site) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  const auto root = path_from_utf8(site);
-  if (!fs::is_directory(root, ec)) return out;
-  // the site itself and its folders down to depth 4 below it (a recursive iterator's depths 0 to 4)
-  walk_bundle_dirs(root, 5, out);
-  if (!out.empty() && out.front() == utf8_of(root)) out.front() = site;  // the site as it was named
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::optional<BundleOwner> find_owner(const std::string& dir, const std::string& main_file) {
   auto up = path_from_utf8(dir);
   std::string rel = main_file;

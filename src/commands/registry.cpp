@@ -54,13 +54,18 @@ std::span<const CommandSpec> all_commands() {
 }
 
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage) {
+  CUDNNCTL_TRY_ASSIGN(const Catalog* selected, select_catalog_unless_builtin(path, storage));
+  return selected ? selected : &Catalog::embedded();
+}
+
+Result<const Catalog*> select_catalog_unless_builtin(const std::string& path, Catalog& storage) {
   if (path.empty()) {
     // the built-in catalog, then the user catalog (catalog update) when there is one
     const auto user = default_user_catalog_path();
     std::error_code ec;
     if (!std::filesystem::exists(std::filesystem::symlink_status(path_from_utf8(user), ec))) {
       log::info("catalog: the built-in one (no user catalog at {})", user);
-      return &Catalog::embedded();
+      return static_cast<const Catalog*>(nullptr);
     }
     CUDNNCTL_TRY_ASSIGN(auto both, builtin_then_user(user));
     storage = std::move(both);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
@@ -160,6 +161,13 @@ void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::
   f.search_origin = "this process's environment";
 }
 
+void gather_support(DoctorFacts& f, const DoctorOptions& o) {
+  const auto* t = f.tk();
+  if (!t || !f.header) return;
+  const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
+  for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
+}
+
 DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys, unsigned needs) {
   DoctorFacts f;
   const auto host = platform::detect_host();
@@ -185,21 +193,29 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering: it writes
   // f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
   std::future<void> bundles;
-  if (needs & need_bundles) bundles = std::async(std::launch::async, [&] { gather_bundles(f, o, env, sys); });
+  if (needs & need_bundles)
+    bundles = std::async(std::launch::async, [&] {
+      log::Phase phase("doctor: bundles");
+      gather_bundles(f, o, env, sys);
+    });
   if (needs & need_search_path) gather_search_path(f, o, env, sys);
-  gather_cudnn_gpu_code(f, needs, sys);  // still beside the bundles' walk: it reads only the toolkit's files
+  {
+    log::Phase phase("doctor: GPU code");
+    gather_cudnn_gpu_code(f, needs, sys);  // still beside the bundles' walk: it reads only the toolkit's files
+  }
+  gather_support(f, o);  // the built-in catalog parsed here, while the walk and the probe run
   if (bundles.valid()) bundles.get();
   gather_framework_gpu_code(f, needs, sys);
   if (needs & need_linkage) gather_linkage(f, env, sys);
-  if (probing.valid()) probing.get();
   if (needs & need_driver_files) gather_driver(f, env, sys);
-  if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   // the whole stack a program here could load: a Linux toolkit of this (Linux) machine
   if (!f.offline && (needs & need_stack) && f.host_os == Os::linux_os && f.model == LoaderModel::linux_elf) gather_stack(f, env, sys);
   if (const auto problem = sys.ld_cache_problem(); !problem.empty()) f.notes.push_back(problem);
-  const auto& catalog = o.catalog ? *o.catalog : Catalog::embedded();
-  if (f.header)
-    for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
+  if (probing.valid()) {
+    log::Phase phase("doctor: wait for the probe");
+    probing.get();
+  }
+  if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   return f;
 }
 

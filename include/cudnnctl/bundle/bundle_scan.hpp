@@ -7,13 +7,10 @@
 #include <vector>
 
 #include "cudnnctl/bundle/bundle.hpp"
+#include "cudnnctl/bundle/bundle_walk.hpp"  // find_bundle_dirs
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
-
-/// Folders at most four levels below `site` (itself included) holding a cuDNN main library; folder
-/// links are not followed. Sorted.
-std::vector<std::string> find_bundle_dirs(const std::string& site);
 
 /// The pip distribution or conda package whose records list `dir`'s main library, looking in the
 /// folders above `dir` (at most six levels up); nullopt when none does.

@@ -66,6 +66,9 @@ std::span<const CommandSpec> all_commands();
 /// The catalog a command uses: the file given with --catalog, else the built-in one followed by the user
 /// catalog (catalog/user_catalog.hpp) when there is one.
 Result<const Catalog*> select_catalog(const std::string& path, Catalog& storage);
+/// The same, but nullptr (and nothing parsed yet) when that is the built-in catalog alone: for a command that
+/// needs it late and has quicker work to start first (the doctor starts its probe child before the parse).
+Result<const Catalog*> select_catalog_unless_builtin(const std::string& path, Catalog& storage);
 
 /// The catalog of one command run (the --catalog file, else the built-in one and the user catalog), read at the first get()
 /// and then kept: however many steps of a command need it, the file is read and parsed once.

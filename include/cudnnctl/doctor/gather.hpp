@@ -34,6 +34,8 @@ void gather_windows(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
 void snapshot_windows_folders(OfflineWindows& in, DoctorSystem& sys);
 void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
 void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys);
+/// The catalog's support rows for the header's cuDNN and the toolkit's CUDA (o.catalog, else the built-in one).
+void gather_support(DoctorFacts& f, const DoctorOptions& o);
 void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
 void gather_workload(DoctorFacts& f, DoctorSystem& sys);
 void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);  // gather_stack.cpp
