@@ -75,7 +75,11 @@ class H(http.server.BaseHTTPRequestHandler):
                 if rate > 0:  # this connection's budget: sleep until the bytes sent are due
                     due = sent / rate - (time.perf_counter() - t0)
                     if due > 0: time.sleep(due)
-s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+class Server(http.server.ThreadingHTTPServer):
+    # socketserver's listen backlog is 5: eight connections opened at once (aria2c -x8, or a client opening
+    # one per range) then overflow it now and then, and a dropped SYN costs a 1 s retransmit; a CDN's is large
+    request_queue_size = 128
+s = Server(("127.0.0.1", 0), H)
 s.daemon_threads = True
 open(port_file + ".tmp", "w").write(str(s.server_address[1])); os.rename(port_file + ".tmp", port_file)
 s.serve_forever()

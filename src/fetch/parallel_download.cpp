@@ -184,8 +184,10 @@ RangeAnswer accept_later(Transfer& t, const platform::HttpHead& h, std::uint64_t
   return {RangeEnd::complete, 0, *h.range_last - first + 1, {}};
 }
 
-RangeAnswer fetch_range(Transfer& t, std::uint64_t first, std::optional<std::uint64_t> last, bool is_first) {
+RangeAnswer fetch_range(Transfer& t, platform::HttpConnection& connection, std::uint64_t first, std::optional<std::uint64_t> last,
+                        bool is_first) {
   platform::HttpGet get;
+  get.connection = &connection;  // a worker's ranges over one kept-alive connection
   {
     std::lock_guard lk(t.mu);
     get.url = is_first ? t.req.url : t.url;
@@ -278,6 +280,7 @@ void settle_range(Transfer& t, ByteRange r, const RangeAnswer& a) {
 }
 
 void range_worker(Transfer& t) {
+  platform::HttpConnection connection;
   for (;;) {
     ByteRange r;
     {
@@ -286,7 +289,7 @@ void range_worker(Transfer& t) {
       r = t.queue.front();
       t.queue.pop_front();
     }
-    settle_range(t, r, fetch_range(t, r.first, r.last, false));
+    settle_range(t, r, fetch_range(t, connection, r.first, r.last, false));
   }
 }
 
@@ -314,7 +317,8 @@ void first_request(Transfer& t, bool single) {
   std::optional<std::uint64_t> last;
   if (!single) last = from + std::min<std::uint64_t>(t.req.chunk_size, 1 << 20) - 1;  // short: the others start once it is in
   if (last && t.known && t.v.total) last = std::min(*last, t.v.total - 1);
-  const auto a = fetch_range(t, from, last, true);
+  platform::HttpConnection connection;
+  const auto a = fetch_range(t, connection, from, last, true);
   std::unique_lock lk(t.mu);
   if (a.end == RangeEnd::partial && !t.whole && t.known && a.got > 0) {
     ++t.failures[from / std::max<std::uint64_t>(t.req.chunk_size, 1)];

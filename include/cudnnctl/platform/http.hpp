@@ -10,6 +10,19 @@
 
 namespace cudnnctl::platform {
 
+/// What one request leaves for the next one made through the same object: libcurl's handle with its open
+/// connection (HTTP keep-alive) and TLS session, so a download's successive ranges on one worker do not each
+/// pay a TCP and a TLS handshake (a round trip or three per range, from a far server). One thread at a time;
+/// move-only. Windows: nothing is kept yet (each request opens its own WinHTTP session).
+class HttpConnection {
+public:
+  HttpConnection() = default;
+  ~HttpConnection();
+  HttpConnection(const HttpConnection&) = delete;
+  HttpConnection& operator=(const HttpConnection&) = delete;
+  void* handle = nullptr;  // the implementation's (POSIX: a CURL easy handle)
+};
+
 struct HttpGet {
   std::string url;
   std::uint64_t resume_from = 0;  // > 0: ask for the bytes from here on (Range)
@@ -18,6 +31,7 @@ struct HttpGet {
   int connect_timeout_s = 20;
   int stall_timeout_s = 60;       // abort when no byte arrives for this long
   std::string user_agent = "cudnnctl";
+  HttpConnection* connection = nullptr;  // set: reuse what it keeps, and keep what this request opens
 };
 
 /// What the final response (after redirects) says about itself.

@@ -60,9 +60,19 @@ void trust_ca_certificates(CURL* curl, const CaCertificates& ca) {
 }
 } // namespace
 
+HttpConnection::~HttpConnection() {
+  if (handle) curl_easy_cleanup(static_cast<CURL*>(handle));
+}
+
 HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& on_head) {
   HttpResult out;
-  CURL* curl = curl_easy_init();
+  CURL* curl = nullptr;
+  if (req.connection && req.connection->handle) {  // the same handle: its connection cache and TLS sessions stay
+    curl = static_cast<CURL*>(req.connection->handle);
+    curl_easy_reset(curl);
+  } else {
+    curl = curl_easy_init();
+  }
   if (!curl) {
     out.error = "cannot start libcurl";
     return out;
@@ -83,6 +93,7 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
     log::info("TLS: trusting the CA certificates in {}", ca.describe());
     trust_ca_certificates(curl, ca);
   } else if (is_https(req.url)) {
+    if (req.connection) req.connection->handle = nullptr;
     curl_easy_cleanup(curl);
     out.error = ca.problem;
     out.hint = ca_certificates_fix();
@@ -105,7 +116,8 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
   const CURLcode rc = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out.status);
   const bool head_ok = rc != CURLE_OK || transfer.give_head();  // an empty body: the head is handed over now
-  curl_easy_cleanup(curl);
+  if (req.connection) req.connection->handle = curl;  // kept (libcurl closes a connection it cannot reuse)
+  else curl_easy_cleanup(curl);
   out.head = transfer.head;
   out.head.status = out.status;
   out.ok = rc == CURLE_OK && head_ok;

@@ -65,6 +65,8 @@ HttpHead read_head(HINTERNET request, long status) {
 }
 } // namespace
 
+HttpConnection::~HttpConnection() = default;  // nothing kept yet: each request opens its own WinHTTP session
+
 HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, std::size_t)>& on_data, const HttpHeadFn& on_head) {
   HttpResult out;
   auto fail = [&](DWORD code) {
