@@ -21,7 +21,8 @@ answered 206 with Content-Range, also from byte 0. Modes:
   crawl        sends 2000 bytes every 0.2 s (a kill lands mid-download even in a small archive)
   redirect     302 to http://localhost:PORT/ok/<path> (another host name for the same server)
 A missing file is 404. The chosen port is written to PORT_FILE; each request is appended to
-PORT_FILE.log as "MODE RANGE" (RANGE "-" when none).
+PORT_FILE.log as "MODE RANGE" (RANGE "-" when none), and each TCP connection accepted as a line of
+PORT_FILE.connections (a client that keeps its connections alive makes fewer of these than requests).
 """
 import email.utils
 import http.server
@@ -126,6 +127,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 class Server(http.server.ThreadingHTTPServer):
+    request_queue_size = 64  # socketserver's 5 drops SYNs when many connections open at once (1 s retransmits)
+
+    def process_request(self, request, client_address):
+        with LOCK, open(sys.argv[2] + ".connections", "a") as log:
+            log.write(f"{client_address[1]}\n")
+        super().process_request(request, client_address)
+
     def handle_error(self, request, client_address):
         pass  # a client that closed its connection (an aborted range): not the tests' business
 

@@ -29,6 +29,13 @@ struct LocalHttpServer {
     if (!pid.empty()) ::kill(std::stoi(pid), SIGKILL);
   }
   LocalHttpServer(const LocalHttpServer&) = delete;
+  /// The TCP connections the server accepted so far.
+  std::size_t connections() const {
+    std::ifstream in(port_file + ".connections");
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
   /// The requests so far, one "MODE RANGE" line each ("-": no Range header).
   std::vector<std::string> requests() const {
     std::vector<std::string> out;

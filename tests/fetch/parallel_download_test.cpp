@@ -76,6 +76,8 @@ TEST_CASE("parallel download: 16 ranges over 4 connections, hashed in order, no 
   CHECK(site.count("ok bytes=") == 25);
   CHECK(site.count("ok bytes=0-65535") == 1);
   CHECK(site.count("ok bytes=" + std::to_string(12 * 65536) + "-" + std::to_string(12 * 65536 + 16383)) == 1);
+  // each worker asks its ranges over one kept-alive connection: the first request's and four more, not 25
+  CHECK(site.server->connections() == 5);
 }
 
 TEST_CASE("parallel download: one connection is one plain GET, a server without ranges gets one stream", "[parallel_download]") {
