@@ -15,6 +15,7 @@
 #include "cudnnctl/bundle/bundle_probe.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/bundle/python_sites.hpp"
+#include "cudnnctl/catalog/release_resolver.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
@@ -32,6 +33,9 @@ struct BundleArgs {
   std::vector<std::string> pythons, sites;
   std::string dir, cuda_path;
   ArchiveOptions archive;
+  std::string mirror, cache;  // swap of a version: where from, where the verified archive is kept
+  int connections = 0;
+  bool offline = false;
   std::string name_encoding;
   bool allow_downgrade = false;
   bool no_load_check = false;
@@ -141,8 +145,31 @@ std::vector<std::string> swap_rerun_args(const BundleArgs& a, const std::string&
   return args;
 }
 
-Result<BundleOutcome> run_swap(const BundleContext& ctx, const BundleArgs& a, Io& io) {
+// `bundle swap DIR 9.20`: a release instead of a file. The archive is the release's build for the bundle's OS (on
+// this machine's architecture) and for the CUDA major its framework was built for (the newest variant when that
+// is unknown), fetched into the cache as `fetch` does it (ranges at once, resumable, hashed as it arrives,
+// kept only when the catalog's SHA-256 matches), then swapped in from there like a file.
+Result<void> fetch_swap_release(BundleArgs& a, CatalogSource& catalogs, Io& io) {
+  std::error_code ec;
+  if (std::filesystem::exists(path_from_utf8(a.archive.archive), ec) || !is_release_request(a.archive.archive)) return {};
+  CUDNNCTL_TRY_ASSIGN(const auto bundle, read_bundle(a.dir));
+  FetchRequest fr;
+  fr.version = a.archive.archive;
+  fr.platform = host_platform_name(bundle.os);
+  if (bundle.cuda_major) fr.cuda = std::to_string(bundle.cuda_major);
+  fr.mirror = a.mirror;
+  fr.connections = a.connections;
+  fr.cache_dir = a.cache;
+  fr.offline = a.offline;
+  CUDNNCTL_TRY_ASSIGN(const auto got, fetch_for(fr, catalogs, io));
+  io.warn(fmt::format("fetched {} ({})", got.path, got.downloaded ? "downloaded" : "from the cache"));
+  a.archive.archive = got.path;
+  return {};
+}
+
+Result<BundleOutcome> run_swap(const BundleContext& ctx, BundleArgs a, Io& io) {
   CatalogSource catalogs(a.archive.catalog);
+  CUDNNCTL_TRY(fetch_swap_release(a, catalogs, io));
   CUDNNCTL_TRY_ASSIGN(auto prepared, prepare_archive(a.archive, io, catalogs));
   if (!prepared.name)
     return fail(ErrorCode::name_malformed, fmt::format("{} is not named like NVIDIA's cuDNN archives", prepared.path),
@@ -228,6 +255,12 @@ CommandRun setup_bundle(CLI::App& sub, Io&) {
   swap->add_option("dir", a->dir, "The bundle's folder")->required();
   add_archive_options(*swap, a->archive);  // the archive (after dir), its hashes, --catalog
   add_name_encoding_option(*swap, a->name_encoding);
+  swap->get_option("archive")->description("The archive file, or a release to fetch for the bundle: 9.20, 9.20.0.1 (its OS, the CUDA major of its framework)");
+  swap->add_option("--mirror", a->mirror, "With a version: download from this mirror instead of NVIDIA");
+  swap->add_option("--connections", a->connections, "With a version: HTTP range requests at once (default: adaptive, up to 8)")
+      ->check(CLI::Range(1, 32));
+  swap->add_option("--cache", a->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
+  swap->add_flag("--offline", a->offline, "With a version: never touch the network (the cache's verified copy, or an error)");
   swap->add_flag("--allow-downgrade", a->allow_downgrade, "Allow an archive older than the bundle (PyTorch refuses a cuDNN older than its build's)");
   swap->add_flag("--no-load-check", a->no_load_check,
                  "Go ahead without proving the new copy loads (a Windows bundle from Linux cannot be loaded here); recorded in the receipt");

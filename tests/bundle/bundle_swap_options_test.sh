@@ -79,6 +79,32 @@ expect 4 verify.mismatch "$archive" --catalog "$tmp/other.json"
 echo '{ not json' >"$tmp/broken.json"
 expect 9 "" "$archive" --catalog "$tmp/broken.json"
 
+# a release instead of a file: fetched from a mirror (tests/fetch/http_server.py, ranges honoured) for the
+# bundle's OS and its framework's CUDA major (the wheel's -cu13), kept in the cache once its SHA-256 is the
+# catalog's, then swapped; again with --offline from the cache; a download whose hash is not the catalog's
+# (exit 4) and a version the catalog lacks change nothing
+mkdir -p "$tmp/www/compute/cudnn/redist/cudnn/linux-x86_64"
+cp "$archive" "$tmp/www/compute/cudnn/redist/cudnn/linux-x86_64/"
+python3 "$here/../fetch/http_server.py" "$tmp/www" "$tmp/port" &
+server=$!
+for _ in $(seq 100); do [[ -s $tmp/port ]] && break; sleep 0.05; done
+port=$(cut -d' ' -f1 "$tmp/port")
+mirror="http://127.0.0.1:$port/ok"
+expect 0 "" 9.20.0.1 --catalog "$tmp/good.json" --mirror "$mirror" --cache "$tmp/cache" &&
+  { grep -q "fetched $tmp/cache/$A920 (downloaded)" "$tmp/out" "$tmp/err" || bad "bundle swap VERSION: no 'fetched ... (downloaded)' line: $(cat "$tmp/err")"; }
+[[ -f $tmp/cache/$A920 ]] || bad "bundle swap VERSION: the verified archive is not in the cache"
+grep -q "^ok bytes=" "$tmp/port.log" || bad "bundle swap VERSION: the mirror was not asked for the archive's bytes: $(cat "$tmp/port.log")"
+requests=$(wc -l <"$tmp/port.log")
+expect 0 "" 9.20 --catalog "$tmp/good.json" --offline --cache "$tmp/cache" &&
+  { grep -q "(from the cache)" "$tmp/out" "$tmp/err" || bad "bundle swap VERSION --offline: not from the cache: $(cat "$tmp/err")"; }
+[[ $(wc -l <"$tmp/port.log") == "$requests" ]] || bad "bundle swap VERSION --offline asked the mirror"
+expect 4 "" 9.20.0.1 --catalog "$tmp/other.json" --mirror "$mirror" --cache "$tmp/cache2"
+[[ ! -e $tmp/cache2/$A920 ]] || bad "a download whose hash is not the catalog's was kept in the cache"
+out=$("$CTL" bundle swap "$lib" 9.99 --catalog "$tmp/good.json" --mirror "$mirror" --cache "$tmp/cache" 2>&1); rc=$?
+[[ $rc != 0 ]] && grep -q "9.99" <<<"$out" || bad "bundle swap of a version the catalog lacks: exit $rc: $out"
+record_intact >/dev/null || bad "a refused bundle swap of a version changed the folder"
+kill "$server" 2>/dev/null
+
 # --name-encoding: the same archive re-packed by a legacy tool, one member's name in CP437 ("Über.txt")
 python3 - "$tmp/arch" "${A920%.tar.xz}" "$tmp/legacy/$A920" <<'PY'
 import os, sys, tarfile
@@ -108,4 +134,4 @@ else
 fi
 
 ((fails == 0)) || { echo "$fails failure(s)"; exit 1; }
-echo "bundle swap: --sha256-file, --catalog, --allow-unverified and --name-encoding each behave as on the other archive commands"
+echo "bundle swap: --sha256-file, --catalog, --allow-unverified and --name-encoding each behave as on the other archive commands; a version is fetched (mirror, cache, --offline) and swapped"
