@@ -1,18 +1,14 @@
-// CRC-32 by "slicing": sixteen tables let one step fold sixteen bytes (about 0.5 cycles a byte on x86-64,
-// near the speed of the SHA-256 instructions). Portable code: the Windows build and the tests that run
-// under wine use it too (the zip reader's inflate has its own, from the inflater).
+// CRC-32 by "slicing": sixteen tables let one step fold sixteen bytes (3.2 GB/s here, faster than the
+// SHA-256 instructions). Portable code on purpose, not libdeflate's (13 GB/s): the Windows proof build that
+// runs under wine (tests/windows) compiles the install module, which checks receipts with it, without any
+// third-party library. The zip reader's inflate computes its own CRC-32, the tar reader libdeflate's.
 #include "cudnnctl/base/crc32.hpp"
 
 #include <array>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <vector>
 
 #include <fmt/format.h>
 
-#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/base/file_chunks.hpp"
 
 namespace cudnnctl {
 
@@ -57,28 +53,8 @@ std::uint32_t crc32_update(std::uint32_t crc, const void* data, std::size_t n) {
 }
 
 Result<std::uint32_t> crc32_file(const std::string& path) {
-  const auto file = path_from_utf8(path);
-  std::vector<char> stream_buffer(1 << 16);  // as sha256_file: libc++ reads an unbuffered filebuf in tiny pieces
-  std::ifstream in;
-  in.rdbuf()->pubsetbuf(stream_buffer.data(), static_cast<std::streamsize>(stream_buffer.size()));
-  errno = 0;
-  in.open(file, std::ios::binary);
-  if (!in) {
-    const int e = errno ? errno : EACCES;
-    return fail(e == ENOENT ? ErrorCode::file_not_found : ErrorCode::io, fmt::format("cannot open '{}': {}", path, std::strerror(e)),
-                "check the path and its permissions", path);
-  }
   std::uint32_t crc = 0;
-  std::uint64_t done = 0;
-  std::vector<char> buf(1 << 18);
-  for (;;) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    const auto n = static_cast<std::size_t>(in.gcount());
-    crc = crc32_update(crc, buf.data(), n);
-    done += n;
-    if (in.bad()) return fail(ErrorCode::io, fmt::format("read error in '{}' after {} bytes", path, done), "", path);
-    if (n < buf.size()) break;
-  }
+  CUDNNCTL_TRY(read_file_chunks(path, [&](const char* p, std::size_t n) { crc = crc32_update(crc, p, n); }));
   return crc;
 }
 

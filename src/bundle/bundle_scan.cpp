@@ -177,7 +177,7 @@ BundleState record_state(const std::string& dir, const std::map<std::string, std
   return BundleState::original;
 }
 
-Result<Bundle> read_bundle(const std::string& dir) {
+Result<Bundle> describe_bundle(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(path_from_utf8(dir), ec))
     return fail(ErrorCode::file_not_found, fmt::format("'{}' is not a folder", dir), "name the folder that holds the framework's cuDNN libraries", dir);
@@ -205,6 +205,12 @@ Result<Bundle> read_bundle(const std::string& dir) {
       }
   }
   b.cuda_major = b.owner && b.owner->cuda_major ? b.owner->cuda_major : cudart_major_beside(dir, names);
+  return b;
+}
+
+Result<Bundle> read_bundle(const std::string& dir) {
+  CUDNNCTL_TRY_ASSIGN(auto b, describe_bundle(dir));
+  if (main_library(b.files, b.os).empty()) return b;  // no main library: nothing to hash or judge
   b.sha256 = hash_files(dir, b.files);
   b.state = record_state(dir, b.sha256, b.owner, &b.state_note);
   return b;

@@ -15,7 +15,6 @@
 #include "cudnnctl/bundle/bundle_probe.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/bundle/python_sites.hpp"
-#include "cudnnctl/catalog/release_resolver.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
@@ -150,9 +149,8 @@ std::vector<std::string> swap_rerun_args(const BundleArgs& a, const std::string&
 // is unknown), fetched into the cache as `fetch` does it (ranges at once, resumable, hashed as it arrives,
 // kept only when the catalog's SHA-256 matches), then swapped in from there like a file.
 Result<void> fetch_swap_release(BundleArgs& a, CatalogSource& catalogs, Io& io) {
-  std::error_code ec;
-  if (std::filesystem::exists(path_from_utf8(a.archive.archive), ec) || !is_release_request(a.archive.archive)) return {};
-  CUDNNCTL_TRY_ASSIGN(const auto bundle, read_bundle(a.dir));
+  if (!names_a_release(a.archive.archive)) return {};
+  CUDNNCTL_TRY_ASSIGN(const auto bundle, describe_bundle(a.dir));  // its OS and CUDA major: no library read
   FetchRequest fr;
   fr.version = a.archive.archive;
   fr.platform = host_platform_name(bundle.os);

@@ -1,4 +1,5 @@
 // cudnnctl fetch <version>: download a catalog archive (NVIDIA or a mirror) into a cache, verified.
+#include <filesystem>
 #include <memory>
 #include <ostream>
 
@@ -7,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/log.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/catalog/release_resolver.hpp"
 #include "cudnnctl/catalog/user_catalog.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/contract/version.hpp"
@@ -36,6 +39,11 @@ std::string host_platform_name(Os os) {
   // another OS's archive is for its usual architecture: x86_64 (Windows on ARM64 only from an ARM64 host)
   if (os == Os::windows) return archive_platform_name(os, host.arch == Arch::arm64 ? Arch::arm64 : Arch::x86_64);
   return archive_platform_name(os, host.os == Os::linux_os ? host.arch : Arch::x86_64);
+}
+
+bool names_a_release(const std::string& archive_argument) {
+  std::error_code ec;
+  return !std::filesystem::exists(path_from_utf8(archive_argument), ec) && is_release_request(archive_argument);
 }
 
 // A version no catalog knows: its release's manifest is read into the user catalog first (one small request),

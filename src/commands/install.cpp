@@ -81,8 +81,7 @@ namespace {
 // `install latest`, `install 9.19`: a release request instead of a file. The resolver chooses the archive for this
 // toolkit, driver and GPUs (catalog/release_resolver), which is then fetched; --dry-run stops at the choice.
 Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
-  std::error_code ec;
-  if (std::filesystem::exists(path_from_utf8(opts.archive.archive), ec) || !is_release_request(opts.archive.archive)) return {};
+  if (!names_a_release(opts.archive.archive)) return {};
   CUDNNCTL_TRY_ASSIGN(opts.toolkit, select_toolkit(opts.cuda_path, std::nullopt, opts.toolkit_reason));
   const auto& tk = *opts.toolkit;
   FetchRequest fr;

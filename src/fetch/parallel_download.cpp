@@ -224,10 +224,11 @@ RangeAnswer fetch_range(Transfer& t, platform::HttpConnection& connection, std::
   };
   log::debug("HTTP GET {} bytes {}-{}", get.url, first, last ? std::to_string(*last) : std::string());
   const auto got = platform::http_get(get, on_data, on_head);
-  if (auto w = a.end == RangeEnd::overlong ? Result<void>{} : batch.flush(); !w && a.end == RangeEnd::complete) {
-    a.end = RangeEnd::failed;
-    a.error = w.error().message;
-  }
+  if (a.end != RangeEnd::overlong)  // an over-long answer is another file than announced: nothing more of it is written
+    if (auto w = batch.flush(); !w && a.end == RangeEnd::complete) {
+      a.end = RangeEnd::failed;
+      a.error = w.error().message;
+    }
   if (a.end != RangeEnd::complete) return a;
   if (!got.ok) {
     a.end = got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;

@@ -82,25 +82,20 @@ TEST_CASE("a receipt whose file entries cannot be checked, or of a newer schema,
   schema1["schema_version"] = 1;
   CHECK(receipt_from_json(schema1.dump(), "receipt.json"));  // an older cudnnctl's receipt still reads
 
-  std::vector<std::pair<nlohmann::json, std::string>> bad;
-  auto e = good;
-  e["crc32"] = "cbf4392";
-  bad.emplace_back(e, "not 8 hex digits");
-  e = good;
-  e["crc32"] = "0xcbf439";
-  bad.emplace_back(e, "not 8 hex digits");
-  e = good;
-  e.erase("crc32");
-  bad.emplace_back(e, "neither a crc32 nor a sha256");
-  e = old;
-  e["sha256"] = "abc";
-  bad.emplace_back(e, "not 64 hex digits");
-  e = good;
-  e["kind"] = "fifo";
-  bad.emplace_back(e, "unknown kind");
-  e = good;
-  e["path"] = "";
-  bad.emplace_back(e, "no path");
+  // an entry with one field changed (null: removed), and what the refusal says
+  auto with = [](nlohmann::json e, const char* key, nlohmann::json value) {
+    if (value.is_null()) e.erase(key);
+    else e[key] = std::move(value);
+    return e;
+  };
+  const std::vector<std::pair<nlohmann::json, std::string>> bad = {
+      {with(good, "crc32", "cbf4392"), "not 8 hex digits"},
+      {with(good, "crc32", "0xcbf439"), "not 8 hex digits"},
+      {with(good, "crc32", nullptr), "neither a crc32 nor a sha256"},
+      {with(old, "sha256", "abc"), "not 64 hex digits"},
+      {with(good, "kind", "fifo"), "unknown kind"},
+      {with(good, "path", ""), "no path"},
+  };
   for (const auto& [entry, why] : bad) {
     INFO(entry.dump());
     const auto r = receipt_from_json(receipt_json(entry).dump(), "/t/.cudnnctl/receipt.json");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/base/file_chunks.hpp"  // ProgressFn
 
 namespace cudnnctl {
 
@@ -25,10 +26,7 @@ private:
   std::unique_ptr<State> m_state;
 };
 
-/// Called with (bytes done, bytes total) while hashing; total is 0 when unknown.
-using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
-
-/// Hashes a file by streaming it in 1 MiB reads.
+/// Hashes a file as read_file_chunks streams it.
 Result<std::string> sha256_file(const std::string& path, const ProgressFn& progress = {});
 
 } // namespace cudnnctl

@@ -44,8 +44,12 @@ std::vector<std::string> parse_site_lines(std::string_view printed);
 /// Runs python_sites_command(exe) in a child process and parses what it prints.
 Result<std::vector<std::string>> python_site_dirs(const std::string& exe);
 
-/// Reads everything about `dir` except the receipt's part of the state (bundle_receipt does that).
-/// Errors when `dir` is not a folder; a folder with no cuDNN file is returned with no files.
+/// What `dir`'s names and metadata say (OS, files, owner, version, architecture, CUDA major), without
+/// reading the libraries' bytes: no hashes, no state. Errors when `dir` is not a folder; a folder with no
+/// cuDNN file is returned with no files.
+Result<Bundle> describe_bundle(const std::string& dir);
+/// describe_bundle, then each file's SHA-256 and the state they give against the owner's records; everything
+/// but the receipt's part of the state (bundle_receipt does that).
 Result<Bundle> read_bundle(const std::string& dir);
 
 } // namespace cudnnctl

@@ -31,5 +31,8 @@ Result<void> learn_unknown_version(const FetchRequest& request, CatalogSource& c
 Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);
 /// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.
 std::string host_platform_name(Os os);
+/// Whether an archive argument names a release to fetch (latest, 9, 9.19, 9.19.0.56) rather than a file: a
+/// file of that name, when there is one, wins (install and bundle swap).
+bool names_a_release(const std::string& archive_argument);
 
 } // namespace cudnnctl
