@@ -54,8 +54,10 @@ void push_unreadable(const std::vector<LibraryGpuCode>& libs, const char* id, Ch
   for (const auto& l : libs) {
     if (l.code) continue;
     Check c = make_check(id, 2, CheckStatus::warn, fmt::format("the GPU code of {} could not be read: {}", l.file, l.error));
-    c.cause = "its fat-binary section (.nv_fatbin / .nv_fatb) is damaged or was altered";
-    c.fix = "reinstall the library from its original archive or package";
+    // unread is not proven damaged: the file may have a layout this reader does not know
+    c.cause = "cudnnctl could not read its fat-binary section (.nv_fatbin / .nv_fatb): a layout it does not know, or a damaged file";
+    c.fix = "check it with NVIDIA's `cuobjdump --list-elf` (from the nvidia-cuda-cuobjdump wheel): if cuobjdump lists its code, the file is "
+            "fine and this is a gap in cudnnctl (please report it); if cuobjdump fails too, reinstall the library from its original archive or package";
     out.push_back(std::move(c));
   }
 }

@@ -54,11 +54,36 @@ bool zero_tail(const ReadAt& read_at, const FileRange& range, std::uint64_t at) 
   return rest.size() == left && rest.find_first_not_of('\0') == std::string::npos;
 }
 
+// The zero bytes between two containers (NVIDIA's linkers align each container: 8 more zero bytes in a Windows
+// DLL's `.nv_fatb`, up to 255 to a 256-byte boundary in an aarch64 `.nv_fatbin`): the offset of the next
+// container, which must follow the zeros at once, on an 8-byte boundary of the section, within
+// k_fatbin_max_gap bytes. Anything else is not padding.
+Expected<std::uint64_t, std::string> skip_padding(const ReadAt& read_at, const FileRange& range, std::uint64_t at) {
+  const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(range.size - at, k_fatbin_max_gap + 4));
+  const auto bytes = read_at(range.offset + at, want);
+  const auto first = bytes.find_first_not_of('\0');
+  if (first == std::string::npos || first > k_fatbin_max_gap)
+    return Why(fmt::format("offset {} starts more than {} zero bytes that are neither padding before a container nor the section's end", at,
+                           k_fatbin_max_gap));
+  const auto next = at + first;
+  if (next % k_fatbin_alignment != 0 || bytes.size() - first < 4 || fatbin_le(bytes, first, 4) != k_fatbin_magic)
+    return Why(fmt::format("offset {} does not start with the fat-binary magic 0xBA55ED50 (after {} zero bytes of padding)", next, first));
+  return next;
+}
+
 Expected<void, std::string> read_containers(const ReadAt& read_at, const FileRange& range, GpuCode& out) {
   std::uint64_t at = 0;
   while (at < range.size) {
     const auto h = read_at(range.offset + at, k_container_header);
-    if (h.size() >= 4 && fatbin_le(h, 0, 4) == 0 && zero_tail(read_at, range, at)) break;
+    if (h.size() >= 4 && fatbin_le(h, 0, 4) == 0) {
+      if (zero_tail(read_at, range, at)) break;
+      if (at > 0) {  // padding after a container, never before the first
+        auto next = skip_padding(read_at, range, at);
+        if (!next) return Why(next.error());
+        at = *next;
+        continue;
+      }
+    }
     if (range.size - at < k_container_header || h.size() < k_container_header)
       return Why(fmt::format("the bytes at offset {} are too few for a container header", at));
     if (fatbin_le(h, 0, 4) != k_fatbin_magic) return Why(fmt::format("offset {} does not start with the fat-binary magic 0xBA55ED50", at));
@@ -119,7 +144,7 @@ Result<GpuCode> read_fatbin_section(const ReadAt& read_at, FileRange range, cons
   code.has_fatbin = true;
   if (auto r = read_containers(read_at, range, code); !r)
     return fail(ErrorCode::archive_corrupt, fmt::format("'{}' holds a malformed CUDA fat binary: {}", what, r.error()),
-                "the library is damaged or was altered: reinstall it from NVIDIA's archive", what);
+                "cudnnctl could not follow this section's layout: if NVIDIA's `cuobjdump --list-elf` lists its code, this is a gap in cudnnctl (please report it); if cuobjdump fails too, the file is damaged: reinstall it from NVIDIA's archive", what);
   return code;
 }
 

@@ -257,7 +257,7 @@ ReadAt kept_reader(const std::string& prefix, std::uint64_t window_begin, const 
 
 Unexpected<Error> malformed_stream_fatbin(const std::string& what, const std::string& why) {
   return fail(ErrorCode::archive_corrupt, fmt::format("'{}' holds a malformed CUDA fat binary: {}", what, why),
-              "the library is damaged or was altered: reinstall it from NVIDIA's archive", what);
+              "cudnnctl could not follow this section's layout: if NVIDIA's `cuobjdump --list-elf` lists its code, this is a gap in cudnnctl (please report it); if cuobjdump fails too, the file is damaged: reinstall it from NVIDIA's archive", what);
 }
 
 } // namespace
@@ -289,16 +289,20 @@ Result<GpuCode> FatbinStreamScanner::finish() {
       return malformed_stream_fatbin(s.what, fmt::format("at offset {}: {}", f.offset - begin, f.why));
   if (s.too_many)
     return malformed_stream_fatbin(s.what, fmt::format("it has more than {} entries or containers", k_fatbin_max_entries));
-  std::uint64_t at = begin;
+  std::uint64_t at = begin, padding = 0;  // padding: the zero bytes that followed the previous container
   for (const auto& c : s.containers) {
     if (c.end <= begin || c.offset >= end) continue;
-    if (c.offset != at)
+    // zero padding between two containers, as read_fatbin_section accepts it (never before the first)
+    const bool padded = c.offset > at && at > begin && c.offset - at <= std::min(padding, k_fatbin_max_gap) &&
+                        (c.offset - begin) % k_fatbin_alignment == 0;
+    if (c.offset != at && !padded)
       return malformed_stream_fatbin(s.what, fmt::format("offset {} does not start with a container", at - begin));
     if (c.end > end) return malformed_stream_fatbin(s.what, fmt::format("the container at offset {} runs past the end of the section", at - begin));
     code.entries.insert(code.entries.end(), s.entries.begin() + static_cast<std::ptrdiff_t>(c.first_entry),
                         s.entries.begin() + static_cast<std::ptrdiff_t>(c.first_entry + c.entry_count));
     ++code.containers;
     at = c.end;
+    padding = c.zeros_after;
     if (at < end && end - at <= std::min(c.zeros_after, k_zero_tail_cap)) at = end;  // the zero tail
   }
   if (at != end) return malformed_stream_fatbin(s.what, fmt::format("offset {} does not start with a container", at - begin));

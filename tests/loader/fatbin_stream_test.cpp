@@ -96,6 +96,65 @@ TEST_CASE("fat binary stream: a broken section is an error, never a shorter answ
   CHECK_FALSE(scan_in_chunks(cut.substr(0, cut.size() - 10), 64));  // the section table cut short
 }
 
+namespace {
+
+// Containers laid out as NVIDIA's linkers lay them: `extra` zero bytes after each, then zeros up to the next
+// multiple of `align` (a Windows DLL: 8 more bytes, align 8; an aarch64 library: align 256, gaps up to 232).
+std::string padded_section(const std::vector<std::string>& containers, std::size_t extra, std::size_t align) {
+  std::string out;
+  for (const auto& c : containers) {
+    out += c;
+    out.append(extra, '\0');
+    out.append((align - out.size() % align) % align, '\0');
+  }
+  return out;
+}
+
+std::vector<std::string> three_containers() {
+  return {crafted_container({{.kind = 2, .arch = 50}, {.kind = 2, .arch = 61}}), crafted_container({{.kind = 2, .arch = 90, .flags = 0x100011}}),
+          crafted_container({{.kind = 1, .arch = 90, .payload = std::string(40, 'p')}})};
+}
+
+} // namespace
+
+TEST_CASE("fat binary: zero padding between containers (NVIDIA's Windows DLLs, aarch64 libraries)", "[fatbin_stream][fatbin]") {
+  const auto pe_like = padded_section(three_containers(), 8, 8), arm_like = padded_section(three_containers(), 0, 256);
+  std::size_t unpadded = 0;
+  for (const auto& c : three_containers()) unpadded += c.size();
+  REQUIRE(pe_like.size() >= unpadded + 3 * 8);  // the padding is there
+  REQUIRE(arm_like.size() % 256 == 0);
+  for (const auto& blob : {pe_like, arm_like}) {
+    for (const auto& file : {crafted_pe_with_section(".nv_fatb", blob), crafted_elf_with_section(".nv_fatbin", blob)}) {
+      const auto code = read_gpu_code(memory(file), "lib");
+      INFO((code ? "" : code.error().message));
+      REQUIRE(code);
+      CHECK(code->containers == 3);
+      CHECK(gpu_code_summary(*code) == "SASS sm_50 sm_61 sm_90a; PTX compute_90");
+      for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}}) check_agreement(file, chunk);
+    }
+  }
+}
+
+TEST_CASE("fat binary: zeros that are not padding between containers stay malformed", "[fatbin_stream][fatbin]") {
+  const auto c = three_containers();
+  const std::vector<std::pair<std::string, std::string>> broken = {
+      {"leading zeros", std::string(8, '\0') + c[0] + c[1]},                                 // padding before the first container
+      {"unaligned", c[0] + std::string(5, '\0') + c[1]},                                     // the next container off an 8-byte boundary
+      {"gap too long", c[0] + std::string(k_fatbin_max_gap + 8, '\0') + c[1]},               // more zeros than any alignment
+      {"zeros then junk", c[0] + std::string(8, '\0') + "junk-not-a-container" + c[1]},      // zeros, then neither
+  };
+  for (const auto& [name, blob] : broken) {
+    INFO(name);
+    const auto file = crafted_pe_with_section(".nv_fatb", blob);
+    const auto code = read_gpu_code(memory(file), "lib");
+    REQUIRE_FALSE(code);
+    CHECK_THAT(code.error().message, Catch::Contains("malformed CUDA fat binary"));
+    CHECK_THAT(code.error().hint, Catch::Contains("cuobjdump"));  // unread is not called damaged
+    check_agreement(file, 9);
+    check_agreement(crafted_elf_with_section(".nv_fatbin", blob), 9);
+  }
+}
+
 TEST_CASE("fat binary stream: what it keeps is bounded (containers, entries)", "[fatbin_stream]") {
   const auto empty = crafted_container({});
   std::string many;

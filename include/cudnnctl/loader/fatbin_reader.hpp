@@ -1,6 +1,7 @@
 #pragma once
 // Reads which GPU code a library carries: the CUDA fat binaries in an ELF file's `.nv_fatbin` section or a
-// PE file's `.nv_fatb` section. A section holds fat-binary containers back to back; a container is a
+// PE file's `.nv_fatb` section. A section holds fat-binary containers back to back or separated by zero padding
+// (k_fatbin_max_gap), then at most 64 KiB of zeros (a PE section is read up to its virtual size); a container is a
 // 16-byte header (magic 0xBA55ED50, version 1, header size 16, the size of what follows) and entries, each
 // an entry header (kind: 1 PTX, 2 SASS in an ELF cubin; its header size; its payload size; the architecture;
 // flags: 0x2000 / 0x8000 compressed, 0x100000 the `a` variant, 0x200000 the `f` variant) and its payload.
@@ -46,6 +47,10 @@ struct GpuCode {
 /// Caps on what one section may hold (real cuDNN 9 libraries: a few thousand entries, 150 MB of section).
 inline constexpr std::size_t k_fatbin_max_entries = 1u << 20;
 inline constexpr std::uint32_t k_fatbin_max_entry_header = 4096;
+/// Zero padding between two containers: at most this many bytes, the next container on an 8-byte boundary of the
+/// section (measured: 8 bytes in NVIDIA's Windows DLLs, up to 232 in the aarch64 libraries' 256-byte alignment).
+inline constexpr std::uint64_t k_fatbin_max_gap = 4096;
+inline constexpr std::uint64_t k_fatbin_alignment = 8;
 
 /// One entry header (at least its first 64 bytes) read with this reader's rules; the string says why not.
 Expected<FatbinEntry, std::string> parse_fatbin_entry(const std::string& header);
