@@ -18,6 +18,19 @@ std::vector<std::string> sub_library_names(unsigned major) {
   return {"cudnn"};
 }
 
+// The sub-libraries a 9.x release ships, by version: the file lists of NVIDIA's nvidia-cudnn-cu13 manylinux x86_64
+// wheels on PyPI (the same set as the archives and the Windows wheels): 9.20.0.48 has the 8 above, 9.21.0.82 adds
+// libcudnn_engines_tensor_ir.so.9, 9.22.0.52 adds libcudnn_ext.so.9 (and 9.23.0.39, 9.24.0.43, 9.28.1.4 keep both).
+std::vector<std::string> sub_library_names(const Version& v) {
+  auto names = sub_library_names(v.major());
+  if (v.major() == 9 && v.count >= 2) {
+    if (v.minor() >= 21) names.push_back("cudnn_engines_tensor_ir");
+    if (v.minor() >= 22) names.push_back("cudnn_ext");
+    std::sort(names.begin(), names.end());
+  }
+  return names;
+}
+
 const std::vector<WindowsMachine>& windows_machines() {
   static const std::vector<WindowsMachine> rows{{Arch::x86_64, "x64", 0x8664}, {Arch::arm64, "arm64", 0xAA64}};
   return rows;
@@ -60,7 +73,7 @@ ExpectedLayout expected_layout(const ArchiveName& name) {
   const bool windows = name.os == Os::windows;
   l.top_folder = name.top_folder();
   const std::string root = l.top_folder + "/";
-  l.sub_libraries = sub_library_names(major);
+  l.sub_libraries = sub_library_names(v);
   for (const auto& s : l.sub_libraries) l.library_files.push_back(library_file_name(name.os, s, major));
 
   if (name.era == NamingEra::legacy) {
@@ -97,8 +110,14 @@ ExpectedLayout expected_layout(const ArchiveName& name) {
   }
   if (major >= 8) {
     // headers are named after the API groups, not after the engine libraries
-    if (major >= 9)
+    if (major >= 9) {
       l.headers = {"cudnn.h", "cudnn_adv.h", "cudnn_backend.h", "cudnn_cnn.h", "cudnn_graph.h", "cudnn_ops.h", "cudnn_version.h"};
+      // the include lists of NVIDIA's nvidia-cudnn-cu13 wheels on PyPI: 9.22.0.52 adds cudnn_subquadratic_ops.h,
+      // 9.26.0.51 cudnn_gnn_ops.h (9.21.1.3 and 9.25.1.1 have neither and the first only)
+      if (major > 9 || v.minor() >= 22) l.headers.push_back("cudnn_subquadratic_ops.h");
+      if (major > 9 || v.minor() >= 26) l.headers.push_back("cudnn_gnn_ops.h");
+      std::sort(l.headers.begin(), l.headers.end());
+    }
     else
       l.headers = {"cudnn.h", "cudnn_adv_infer.h", "cudnn_adv_train.h", "cudnn_backend.h", "cudnn_cnn_infer.h",
                    "cudnn_cnn_train.h", "cudnn_ops_infer.h", "cudnn_ops_train.h", "cudnn_version.h"};
@@ -106,9 +125,9 @@ ExpectedLayout expected_layout(const ArchiveName& name) {
     l.headers = {"cudnn.h"};
     l.notes.push_back("cuDNN 7 and earlier keep the version macros in cudnn.h (there is no cudnn_version.h)");
   }
-  if (major == 9)
-    l.notes.push_back("newer 9.x releases add sub-libraries (e.g. cudnn_engines_tensor_ir); the archive's own listing is "
-                      "the authority");
+  if (major == 9 && v.minor() >= 21)
+    l.notes.push_back("9.21 added cudnn_engines_tensor_ir and 9.22 cudnn_ext: a copy of this release without them is incomplete, and the "
+                      "loader takes them from another cuDNN (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)");
   return l;
 }
 

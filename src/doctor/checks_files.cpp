@@ -103,7 +103,11 @@ void check_files_complete(const DoctorFacts& f, Checks& out) {
   if (!t) return;
   const auto subs = cudnn_sub_library_files(f.lib_names, *f.major, t->os);
   std::vector<std::string> missing;
-  for (const auto& s : sub_library_names(*f.major)) {
+  // the header's release names the set (9.21 adds engines_tensor_ir, 9.22 ext), else the major's
+  const auto expected = f.header && f.header->major == *f.major
+                            ? sub_library_names(Version{{f.header->major, f.header->minor, f.header->patch, 0}, 3})
+                            : sub_library_names(*f.major);
+  for (const auto& s : expected) {
     if (s == "cudnn") continue;
     const auto file = library_file_name(t->os, s, *f.major);
     if (std::none_of(subs.begin(), subs.end(), [&](const std::string& n) { return t->os == Os::windows ? iequals_ascii(n, file) : n == file; }))

@@ -16,6 +16,7 @@
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/install/transaction.hpp"
+#include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
@@ -148,7 +149,12 @@ void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::
       f.search_skipped = "that machine's PATH was not given (--path-value \"...\" or --path-file machine.reg): the copies on it were not checked";
       return;
     }
-    f.search = scan_cudnn_copies(*f.win.order, LoaderFlavor::windows, *f.major, f.win.dll_dir);
+    // the programs of a toolkit read offline run on its machine: bin\arm64 (an ARM64 toolkit) means ARM64 processes
+    const auto dll_folder = path_from_utf8(f.win.dll_dir);
+    const auto machine_folder = utf8_of(dll_folder.parent_path().filename() / dll_folder.filename());
+    const bool arm64_toolkit = &windows_machine_of_dll_dir(machine_folder) == &windows_machine(Arch::arm64);
+    f.search = scan_cudnn_copies(*f.win.order, LoaderFlavor::windows, *f.major, f.win.dll_dir,
+                                 arm64_toolkit ? pe_machine_name(windows_machine(Arch::arm64).pe_machine) : std::string());
     f.search_origin = o.windows_path_origin.empty() ? "the given PATH" : o.windows_path_origin;
     std::size_t unreachable = 0;
     for (const auto& sd : *f.win.order) unreachable += sd.local == "?";

@@ -107,11 +107,20 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   ShadowReport r;
   r.order = order;
   const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
-  const auto installed_key = installed_dir.empty() ? std::string() : path_key(installed_dir, pflavor);
+  // one folder under two names (CUDA's lib64 -> targets/x86_64-linux/lib) is one folder: Linux folders are
+  // compared by their real path where they exist here
+  const auto folder_key = [&](const std::string& dir) {
+    if (pflavor == PathFlavor::posix) {
+      std::error_code ec;
+      if (const auto real = fs::canonical(path_from_utf8(dir), ec); !ec) return path_key(utf8_of(real), pflavor);
+    }
+    return path_key(dir, pflavor);
+  };
+  const auto installed_key = installed_dir.empty() ? std::string() : folder_key(installed_dir);
   const auto os = flavor == LoaderFlavor::windows ? Os::windows : Os::linux_os;
   std::vector<std::string> seen;
   for (const auto& sd : order) {
-    const auto key = path_key(sd.where(), pflavor);
+    const auto key = folder_key(sd.where());
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     std::error_code ec;

@@ -10,7 +10,8 @@
 set -uo pipefail
 BIN=$1 FIX=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "SKIP: $*"; exit 0; }
+# CUDNNCTL_REQUIRE_PORTABLE=1 (CI, the release workflow): a skip is a failure
+skip() { if [[ ${CUDNNCTL_REQUIRE_PORTABLE:-} == 1 ]]; then echo "FAIL (CUDNNCTL_REQUIRE_PORTABLE=1): $*"; exit 1; fi; echo "SKIP: $*"; exit 0; }
 [[ -x $BIN ]] || skip "$BIN is not built (scripts/build-portable.sh x86_64)"
 [[ $(id -u) == 0 ]] || skip "chroot needs root"
 command -v chroot >/dev/null || skip "no chroot"

@@ -9,7 +9,8 @@
 #   portable_qemu_test.sh CUDNNCTL_PORTABLE_AARCH64
 set -uo pipefail
 BIN=$1
-skip() { echo "SKIP: $*"; exit 0; }
+# CUDNNCTL_REQUIRE_PORTABLE=1 (CI, the release workflow): a skip is a failure
+skip() { if [[ ${CUDNNCTL_REQUIRE_PORTABLE:-} == 1 ]]; then echo "FAIL (CUDNNCTL_REQUIRE_PORTABLE=1): $*"; exit 1; fi; echo "SKIP: $*"; exit 0; }
 [[ -x $BIN ]] || skip "$BIN is not built (scripts/build-portable.sh aarch64)"
 CROSS=/usr/aarch64-linux-gnu
 if ! command -v qemu-aarch64-static >/dev/null || [[ ! -e $CROSS/lib/ld-linux-aarch64.so.1 ]]; then

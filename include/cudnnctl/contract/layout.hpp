@@ -47,6 +47,8 @@ ExpectedLayout expected_layout(const ArchiveName& name);
 /// The names cuDNN's libraries carry for a major version (7: cudnn only; 8: *_infer/_train; 9: graph,
 /// engines, ...). Newer 9.x releases may add more (engines_tensor_ir, ext): the archive is the authority.
 std::vector<std::string> sub_library_names(unsigned major);
+/// The same for one release: 9.21 adds cudnn_engines_tensor_ir, 9.22 cudnn_ext (sorted; a version of one part: by major).
+std::vector<std::string> sub_library_names(const Version& version);
 
 /// File name the loader opens for a sub-library: cudnn_ops64_9.dll or libcudnn_ops.so.9.
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major);
