@@ -84,6 +84,12 @@ def main():
         assert features == {f"{ns}/check.loader.version": "fail"}, features  # the planted failure, as a feature only
         assert labels[f"{ns}/cudnn.checks-failed"] == "1", labels
 
+        # a folder that is not there: exit 8 naming it, nothing written anywhere
+        missing = subprocess.run([CMD, "doctor", "--no-gpu", "--cuda-path", tk, "--nfd", os.path.join(tmp, "nope", "cudnnctl")],
+                                 capture_output=True, text=True, timeout=300, env=doctor_env(tk))
+        assert missing.returncode == 8 and "nope' does not exist" in missing.stderr, (missing.returncode, missing.stderr)
+        assert not os.path.exists(os.path.join(tmp, "nope"))
+
         # the examples: one namespace, one folder, one file name, and the namespace of the doctor's labels
         docs = {}
         for name in ("namespace.yaml", "daemonset.yaml", "job.yaml", "nodefeaturerule.yaml"):
