@@ -14,7 +14,8 @@ source scripts/packages.sh
 # manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs.
 TEST_PACKAGES=(catch2 time openssl zip unzip xz-utils p7zip-full libarchive-tools zipcmp zipmerge ziptool llvm-14 binutils
                g++-mingw-w64-x86-64-posix wine64 chromium fonts-dejavu-core ansible-core
-               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv)
+               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv
+               prometheus prometheus-node-exporter)
 ensure_packages tests "${TEST_PACKAGES[@]}"
 
 # uv and auditwheel from PyPI, in a private venv, for packaging.wheel_uv and packaging.wheel_auditwheel (the tests

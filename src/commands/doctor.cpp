@@ -20,6 +20,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/commands/fleet_files.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
@@ -37,8 +38,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   auto opts = std::make_shared<DoctorOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to diagnose (default: found from the environment)");
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
-  auto layer = sub.get_option("--layer");
-  sub.add_option("--check", opts->only_checks, "Run only this check and what it needs (repeatable; ids: --list-checks)")->excludes(layer);
+  sub.add_option("--check", opts->only_checks, "Run only this check and what it needs (repeatable; ids: --list-checks)")->excludes(sub.get_option("--layer"));
   auto list_checks = std::make_shared<bool>(false);
   sub.add_flag("--list-checks", *list_checks, "List every check (id, layer, what it checks) and exit");
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
@@ -56,10 +56,11 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   sub.add_option("--drive", opts->drives, "Where a Windows drive is here, e.g. C:=/mnt/c (repeatable; /mnt/<letter> is assumed)");
   sub.add_option("--site", opts->bundle_sites,
                  "A site-packages or environment folder to search for framework-bundled cuDNN (repeatable; default: as `bundle list` searches)");
+  auto fleet = add_fleet_file_options(sub);  // --prometheus, --nfd: files for node_exporter and NFD (docs/fleets.md)
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
       if (io.json) {
         io.schema = document_schema("doctor-checks");
@@ -101,6 +102,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
     }
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
+    CUDNNCTL_TRY(write_fleet_files(*fleet, report));
     if (!html->empty()) {
       std::ofstream out(path_from_utf8(*html), std::ios::binary | std::ios::trunc);
       out << doctor_html(report);

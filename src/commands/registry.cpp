@@ -30,7 +30,7 @@ void Io::warn(const std::string& text) {
 void Io::set_body(nlohmann::json fields) { body = std::make_shared<nlohmann::json>(std::move(fields)); }
 
 std::span<const CommandSpec> all_commands() {
-  static constexpr std::array<CommandSpec, 17> k_commands{{
+  static constexpr std::array<CommandSpec, 18> k_commands{{
       {"inspect", "Read an archive's file name as a version contract (version, CUDA, layout, known SHA-256)",
        &setup_inspect},
       {"verify", "Check an archive's SHA-256 against --sha256, a checksum file or the catalog (fail-closed)", &setup_verify},
@@ -41,6 +41,7 @@ std::span<const CommandSpec> all_commands() {
       {"uninstall", "Remove what 'install' put into a toolkit and restore what it replaced", &setup_uninstall},
       {"path", "Show the loader search order and the cuDNN copies on it; put the toolkit's folder first", &setup_path},
       {"doctor", "Diagnose a cuDNN set-up layer by layer: toolkit, files, loader, driver and device, workload", &setup_doctor},
+      {"report", "A fleet's view from many nodes' doctor --json documents: the release most run, the nodes that differ and why", &setup_report},
       {"gpu-code", "List the GPU code in CUDA libraries (SASS architectures, PTX, compression), read from their fat binaries", &setup_gpu_code},
       {"explain", "Name the cuDNN/CUDA loading messages of a log (file or standard input): cause, fix, harmless or not", &setup_explain},
       {"trace", "Run a command and report every cuDNN, cuBLAS, NVRTC, cudart and driver library it loads: path, version, search step, shadowed copies, faults", &setup_trace},

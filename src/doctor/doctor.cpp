@@ -10,6 +10,7 @@
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
 
@@ -63,6 +64,9 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
   DoctorReport report;
   report.toolkit = facts.tk() ? std::optional(*facts.tk()) : std::nullopt;
   report.offline = facts.offline;
+  if (facts.tk() && facts.header)
+    report.cudnn = CudnnFound{facts.header->text(), facts.header->major, facts.tk()->major(),
+                              facts.receipt.state == ReceiptFacts::State::missing ? "unrecorded" : "cudnnctl"};
   for (const auto& spec : check_table()) {
     if (!row_selected(o, spec)) continue;
     if (spec.layer > 1 && !facts.tk()) continue;
@@ -86,7 +90,9 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env) {
   const auto system = make_real_system(options.self_exe);
-  return run_doctor(options, env, *system);
+  auto report = run_doctor(options, env, *system);
+  report.host = platform::host_name();
+  return report;
 }
 
 } // namespace cudnnctl

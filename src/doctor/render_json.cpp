@@ -18,7 +18,12 @@ nlohmann::json doctor_json(const DoctorReport& r) {
                       {"cause", or_null(c.cause)}, {"fix", or_null(c.fix)}});
   std::map<std::string, int> counts;
   for (const auto& c : r.checks) ++counts[std::string(to_string(c.status))];
-  return {{"toolkit", r.toolkit ? toolkit_json(*r.toolkit) : json(nullptr)},
+  const json cudnn = r.cudnn ? json{{"version", r.cudnn->version}, {"major", r.cudnn->major}, {"cuda_major", or_null(r.cudnn->cuda_major)},
+                                     {"owner", r.cudnn->owner}}
+                            : json(nullptr);
+  return {{"host", or_null(r.host)},
+          {"cudnn", cudnn},
+          {"toolkit", r.toolkit ? toolkit_json(*r.toolkit) : json(nullptr)},
           {"offline", r.offline},
           {"notes", r.notes},
           {"shadow_scan", r.search ? shadow_report_json(*r.search, r.search_origin) : json(nullptr)},

@@ -187,10 +187,15 @@ def fixtures(work):
     open(log, "w").write("Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file\n")
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
+    doctordoc = os.path.join(work, "node1.json")  # what doctor --json printed on a node, for report
+    with open(doctordoc, "w") as f:
+        json.dump({"schema": "cudnnctl.doctor/2", "ok": True, "exit_code": 0, "warnings": [], "host": "node1",
+                   "cudnn": {"version": "9.1.0", "major": 9, "cuda_major": "12", "owner": "cudnnctl"}, "toolkit": {"root": "/usr/local/cuda"},
+                   "checks": [{"id": "toolkit.found", "layer": 1, "status": "pass", "finding": "CUDA 12.4", "cause": None, "fix": None}]}, f)
     # gpu-code's success path: a small real library with GPU code (cuDNN 9's convolution library, ~4 MB)
     gpulib = os.path.join(os.environ.get("CUDNNCTL_TEST_CUDA_LIB", "/usr/local/cuda/lib64"), "libcudnn_cnn.so.9")
     unavailable = {} if os.path.isfile(gpulib) else {"gpulib": f"no {gpulib} (a real cuDNN 9 library with GPU code)"}
-    return {"archive": archive, "sha": sha256(archive), "bad": "0" * 64, "tk": toolkit(work), "log": log, "empty": empty,
+    return {"archive": archive, "sha": sha256(archive), "bad": "0" * 64, "tk": toolkit(work), "log": log, "empty": empty, "doctordoc": doctordoc,
             "gpulib": gpulib, "unavailable": unavailable,
             "missing": os.path.join(work, "no-such-file"), "work": work, "cache": os.path.join(work, "cache"),
             "nofolder": os.path.join(work, "no-such-folder", "report.json")}
@@ -214,6 +219,7 @@ CASES = {
     "uninstall": [(["--cuda-path", "{tk}"], None), (["--cuda-path", "{empty}"], True)],
     "path": [(["--cuda-path", "{tk}"], False), (["--cuda-path", "{tk}", "--shell", "bash"], True)],
     "doctor": [(["--no-gpu", "--offline", "--cuda-path", "{tk}"], False), (["--list-checks"], False), (["--layer", "9"], True)],
+    "report": [(["{doctordoc}"], False), (["{empty}"], True)],
     "gpu-code": [(["{archive}"], None), (["{gpulib}"], OK), (["{missing}"], True)],
     "explain": [(["{log}"], False), (["{missing}"], True)],
     "trace": [(["--", "true"], None), (["--output", "{nofolder}", "--", "true"], True)],

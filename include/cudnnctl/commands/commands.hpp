@@ -14,6 +14,7 @@ CommandRun setup_install(CLI::App& sub, Io& io);
 CommandRun setup_uninstall(CLI::App& sub, Io& io);
 CommandRun setup_path(CLI::App& sub, Io& io);
 CommandRun setup_doctor(CLI::App& sub, Io& io);
+CommandRun setup_report(CLI::App& sub, Io& io);
 CommandRun setup_probe(CLI::App& sub, Io& io);
 CommandRun setup_bench(CLI::App& sub, Io& io);
 CommandRun setup_explain(CLI::App& sub, Io& io);

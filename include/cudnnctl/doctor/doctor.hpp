@@ -54,8 +54,19 @@ struct DoctorOptions {
   std::vector<std::string> bundle_sites;
 };
 
+/// The cuDNN the doctor found in the toolkit, as a fleet compares nodes by it (doctor --prometheus, --nfd,
+/// --json's "cudnn", cudnnctl report).
+struct CudnnFound {
+  std::string version;     // "9.19.0", from the toolkit's cudnn_version.h
+  unsigned major = 0;
+  std::string cuda_major;  // the toolkit's CUDA major ("13"); empty when unread
+  std::string owner;       // "cudnnctl" when cudnnctl's receipt records it, else "unrecorded"
+};
+
 struct DoctorReport {
   std::optional<Toolkit> toolkit;
+  std::optional<CudnnFound> cudnn;     // nullopt: no toolkit, or no readable version header
+  std::string host;                    // this machine's host name (the real run's; empty behind a fake system)
   std::vector<Check> checks;
   bool offline = false;
   std::optional<ShadowReport> search;  // the loader's search order and the cuDNN copies on it, when it was scanned

@@ -25,4 +25,8 @@ std::optional<std::string> host_glibc_version();
 /// ("libstdc++.so.6"), from the loader's own list (dl_iterate_phdr); empty when none (or on Windows).
 std::string loaded_library_path(const std::string& name_prefix);
 
+/// This machine's host name as the system reports it (gethostname; Windows: the DNS host name); empty when
+/// it cannot be read. What a fleet's documents name a node by (doctor --json's "host").
+std::string host_name();
+
 } // namespace cudnnctl::platform

@@ -2,6 +2,7 @@
 
 #include <link.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <gnu/libc-version.h>
 #endif
@@ -74,6 +75,12 @@ std::string loaded_library_path(const std::string& name_prefix) {
       },
       &search);
   return search.found;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return {};
+  return buf;
 }
 
 } // namespace cudnnctl::platform

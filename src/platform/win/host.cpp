@@ -2,6 +2,8 @@
 
 #include <windows.h>
 
+#include "wide.hpp"
+
 namespace cudnnctl::platform {
 
 HostPlatform detect_host() {
@@ -20,5 +22,12 @@ HostPlatform detect_host() {
 std::optional<std::string> host_glibc_version() { return std::nullopt; }
 
 std::string loaded_library_path(const std::string&) { return {}; }
+
+std::string host_name() {
+  wchar_t buf[256];
+  DWORD n = sizeof buf / sizeof buf[0];
+  if (!GetComputerNameExW(ComputerNameDnsHostname, buf, &n)) return {};
+  return win::narrow(std::wstring(buf, n));
+}
 
 } // namespace cudnnctl::platform
