@@ -66,6 +66,15 @@ before=$(snap)
 planned=$(fix --dry-run --json | steps)
 [[ $planned == "files.interrupted files.receipt bundles.shadow" ]] || bad "the plan is '$planned'"
 [[ $(snap) == "$before" ]] || bad "--dry-run changed the tree"
+# on a terminal it asks: no changes nothing, yes applies (script(1) gives it a terminal)
+if command -v script >/dev/null; then
+  asked=$(printf 'n\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --fix" /dev/null 2>&1)
+  [[ $asked == *"apply the automatic fixes? [y/N]"* && $asked == *"declined: nothing was changed"* ]] || bad "asked on a terminal, answered no: '$asked'"
+  [[ $(snap) == "$before" ]] || bad "answering no changed the tree"
+  printf 'y\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --fix" /dev/null >/dev/null 2>&1
+  why=$(clean) || bad "answered yes on a terminal: $why"
+  put_back
+fi
 rm -f "$tmp/fix.log"
 CUDNNCTL_FAULT_LOG=$tmp/fix.log fix --json >"$tmp/fix.json" 2>"$tmp/fix.err" || bad "the clean doctor --fix --yes exited $?: $(cat "$tmp/fix.json" "$tmp/fix.err")"
 why=$(clean) || bad "after the clean run: $why"
