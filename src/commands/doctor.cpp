@@ -25,14 +25,74 @@
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/doctor/fix.hpp"
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/env/reg_export.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
+#include "cudnnctl/fetch/fetch.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
+
+namespace {
+
+Result<void> known_checks(const std::vector<std::string>& ids, std::string_view option) {
+  for (const auto& id : ids)
+    if (!find_check(id))
+      return fail(ErrorCode::usage, fmt::format("{} '{}' is not a check of the doctor", option, id), "cudnnctl doctor --list-checks lists every check id");
+  return {};
+}
+
+struct FixOptions {
+  std::vector<std::string> only;  // --fix ID...
+  CLI::Option* fix = nullptr;
+  bool yes = false, dry_run = false;
+  std::string cache;
+};
+
+// doctor --fix: the plan, asked on a terminal (--yes for scripts, --dry-run shows it only), applied, checked again
+Result<ExitCode> run_doctor_fix(const DoctorOptions& o, const FixOptions& fo, Io& io) {
+  if (!fo.fix->count()) return fail(ErrorCode::usage, "--yes and --dry-run go with --fix", "add --fix, or drop them");
+  auto only = fo.only;
+  std::erase(only, std::string());  // a bare --fix: every check
+  CUDNNCTL_TRY(known_checks(only, "--fix"));
+  if (!fo.yes && !fo.dry_run && (io.json || !io.err_is_tty))
+    return fail(ErrorCode::usage, "doctor --fix changes files and asks first, but there is no terminal to ask on",
+                "add --yes to apply the plan, or --dry-run to see it; nothing was changed");
+  DoctorFixRequest req{{fo.cache.empty() ? default_cache_dir() : fo.cache}, only, fo.dry_run, nullptr};
+  if (!fo.yes)
+    req.confirm = [&io](const FixPlan& plan) {
+      io.out << "plan:\n" << fix_plan_text(plan) << "apply the automatic fixes? [y/N] " << std::flush;
+      std::string answer;
+      std::getline(std::cin, answer);
+      return answer == "y" || answer == "Y" || answer == "yes";
+    };
+  platform::ProcessEnvironment env;
+  const auto outcome = doctor_fix(o, env, req);
+  if (io.json) {
+    io.schema = document_schema("doctor-fix");
+    io.set_body(doctor_fix_json(outcome));
+  } else {
+    io.out << doctor_fix_text(outcome);
+  }
+  return doctor_fix_exit_code(outcome);
+}
+
+std::shared_ptr<FixOptions> add_fix_options(CLI::App& sub, CLI::Option* list_checks) {
+  auto fo = std::make_shared<FixOptions>();
+  fo->fix = sub.add_option("--fix", fo->only, "Repair what the diagnosis found: the automatic fixes, planned, asked, each journaled, then checked again "
+                                              "(ID: only that check's; repeatable)")
+                ->expected(0, 1)
+                ->excludes(list_checks);
+  sub.add_flag("--yes", fo->yes, "With --fix: apply the plan without asking (scripts)");
+  sub.add_flag("--dry-run", fo->dry_run, "With --fix: show the plan only, change nothing");
+  sub.add_option("--cache", fo->cache, "With --fix: the download cache where a receipt's archive is looked for (default: as install VERSION)");
+  return fo;
+}
+
+} // namespace
 
 CommandRun setup_doctor(CLI::App& sub, Io&) {
   auto opts = std::make_shared<DoctorOptions>();
@@ -40,7 +100,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   sub.add_option("--layer", opts->only_layer, "Show only this layer (1-5)")->check(CLI::Range(1, 5));
   sub.add_option("--check", opts->only_checks, "Run only this check and what it needs (repeatable; ids: --list-checks)")->excludes(sub.get_option("--layer"));
   auto list_checks = std::make_shared<bool>(false);
-  sub.add_flag("--list-checks", *list_checks, "List every check (id, layer, what it checks) and exit");
+  auto* list_checks_flag = sub.add_flag("--list-checks", *list_checks, "List every check (id, layer, what it checks, its fix) and exit");
   sub.add_flag("--no-gpu", opts->no_gpu, "Skip the GPU workload (layer 5)");
   auto catalog = std::make_shared<std::string>();
   sub.add_option("--catalog", *catalog, "Release catalog JSON to use instead of the built-in one (minimum drivers, GPUs)");
@@ -57,10 +117,11 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   sub.add_option("--site", opts->bundle_sites,
                  "A site-packages or environment folder to search for framework-bundled cuDNN (repeatable; default: as `bundle list` searches)");
   auto fleet = add_fleet_file_options(sub);  // --prometheus, --nfd: files for node_exporter and NFD (docs/fleets.md)
+  const auto fo = add_fix_options(sub, list_checks_flag);
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet, fo](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
       if (io.json) {
         io.schema = document_schema("doctor-checks");
@@ -70,10 +131,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       }
       return ExitCode::ok;
     }
-    for (const auto& id : opts->only_checks)
-      if (!find_check(id))
-        return fail(ErrorCode::usage, fmt::format("--check '{}' is not a check of the doctor", id),
-                    "cudnnctl doctor --list-checks lists every check id");
+    CUDNNCTL_TRY(known_checks(opts->only_checks, "--check"));
     opts->self_exe = platform::self_executable();
     Catalog catalog_storage;
     // null for the built-in one: gather_facts parses it after the probe child has started, not before
@@ -100,6 +158,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       }
       opts->windows_vars = exported.vars;
     }
+    if (fo->fix->count() || fo->yes || fo->dry_run) return run_doctor_fix(*opts, *fo, io);
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
     CUDNNCTL_TRY(write_fleet_files(*fleet, report));

@@ -12,12 +12,12 @@ namespace {
 // Each document's version: bumped when a field is removed, renamed or retyped (docs/json.md).
 // 2: verify and extract name their hash match with the one archive-match object; install, uninstall, path
 // and doctor write the one toolkit object; path and doctor the one shadow report (`shadow_scan`).
-constexpr std::array<std::pair<std::string_view, int>, 21> k_document_versions{{
+constexpr std::array<std::pair<std::string_view, int>, 22> k_document_versions{{
     {"inspect", 1},        {"verify", 2},         {"extract", 2},       {"fetch", 1},          {"catalog.list", 1},
     {"catalog.update", 1}, {"install", 2},        {"uninstall", 2},     {"path", 2},           {"doctor", 2},
     {"doctor-checks", 1},  {"gpu-code", 1},       {"explain", 1},       {"trace", 1},          {"bundle.list", 1},
     {"bundle.swap", 1},    {"bundle.unbundle", 1}, {"bundle.restore", 1}, {"bench", 1},        {"catalog", 1},
-    {"bundle", 1},
+    {"bundle", 1},         {"doctor-fix", 1},
 }};
 
 } // namespace

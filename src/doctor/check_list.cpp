@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/fix.hpp"
 
 namespace cudnnctl {
 
@@ -31,6 +32,13 @@ std::string also_list(const CheckSpec& row, std::string_view quote) {
   return out;
 }
 
+nlohmann::json fix_json(const CheckSpec& row) {
+  const auto* rule = automatic_fix(row.id);
+  if (!rule) return {{"kind", "printed"}};
+  return {{"kind", "automatic"}, {"operation", std::string(to_string(rule->operation))}, {"command", std::string(rule->command)},
+          {"fixes", std::string(rule->fixes)}};
+}
+
 } // namespace
 
 nlohmann::json doctor_checks_json() {
@@ -40,7 +48,7 @@ nlohmann::json doctor_checks_json() {
     for (const auto id : reported_ids(row))
       if (id != row.id) also.push_back(std::string(id));
     checks.push_back({{"id", std::string(row.id)}, {"layer", row.layer}, {"layer_name", std::string(layer_name(row.layer))},
-                      {"what", std::string(row.what)}, {"also_reports", also}, {"needs", need_names(row.needs)}});
+                      {"what", std::string(row.what)}, {"also_reports", also}, {"needs", need_names(row.needs)}, {"fix", fix_json(row)}});
   }
   return {{"schema", "cudnnctl.doctor-checks/1"}, {"checks", checks}};
 }
@@ -53,15 +61,20 @@ std::string doctor_checks_text() {
     layer = row.layer;
     out += fmt::format("  {:<22} {}\n", row.id, row.what);
     if (const auto also = also_list(row, ""); !also.empty()) out += fmt::format("  {:<22} (also reports {})\n", "", also);
+    if (const auto* rule = automatic_fix(row.id)) out += fmt::format("  {:<22} fix: automatic (doctor --fix): {}\n", "", rule->fixes);
   }
   out += "\nRun some: cudnnctl doctor --check ID [--check ID]... (with what they need, nothing else)\n";
+  out += "Fixes: every other check's fix is printed with its finding; doctor --fix applies the automatic ones\n";
   return out;
 }
 
 std::string doctor_checks_markdown() {
-  std::string out = "| id | layer | what it checks | also reports |\n| --- | --- | --- | --- |\n";
-  for (const auto& row : check_table())
-    out += fmt::format("| `{}` | {} {} | {} | {} |\n", row.id, row.layer, layer_name(row.layer), row.what, also_list(row, "`"));
+  std::string out = "| id | layer | what it checks | also reports | fix |\n| --- | --- | --- | --- | --- |\n";
+  for (const auto& row : check_table()) {
+    const auto* rule = automatic_fix(row.id);
+    out += fmt::format("| `{}` | {} {} | {} | {} | {} |\n", row.id, row.layer, layer_name(row.layer), row.what, also_list(row, "`"),
+                       rule ? "automatic: " + std::string(rule->fixes) : std::string("printed"));
+  }
   return out;
 }
 

@@ -71,7 +71,7 @@ void check_driver_cuda_floor(const DoctorFacts& f, Checks& out) {
 
 const std::vector<CheckSpec>& driver_floor_check_rows() {
   static const std::vector<CheckSpec> rows{
-      {"driver.cuda_floor", 4, need_driver_files, &check_driver_cuda_floor, "the driver version against NVIDIA's minimum driver for the toolkit's CUDA and for each framework bundle's CUDA major (data/driver-floors.json)", ""},
+      {"driver.cuda_floor", 4, need_driver_files | need_bundles, &check_driver_cuda_floor, "the driver version against NVIDIA's minimum driver for the toolkit's CUDA and for each framework bundle's CUDA major (data/driver-floors.json)", ""},
   };
   return rows;
 }

@@ -95,6 +95,14 @@ void check_files_stale(const DoctorFacts& f, Checks& out) {
     out.push_back(make_check("files.stale", 2, CheckStatus::warn,
                              fmt::format("{} holds cuDNN {} and {} files of other majors: {}", f.runtime_dir, *f.major, stale.size(), fmt::join(stale, ", ")),
                              "files.stale"));
+  // copies of older majors on the search path: programs built for those load them
+  if (!f.search || !f.search_skipped.empty()) return;
+  std::vector<std::string> others;
+  for (const auto& c : f.search->copies)
+    if (c.major < *f.major) others.push_back(fmt::format("cuDNN {} in {} (via {})", c.version, c.dir, c.via));
+  if (!others.empty())
+    out.push_back(make_check("files.stale", 2, CheckStatus::warn, fmt::format("older cuDNN copies on the search path: {}", fmt::join(others, "; ")),
+                             "files.stale"));
 }
 
 // completeness: the sub-libraries this major has, found by pattern; the core set must be there
@@ -232,22 +240,15 @@ void check_files_search_path(const DoctorFacts& f, Checks& out) {
     out.push_back(make_check("files.search_path", 2, CheckStatus::pass,
                              fmt::format("programs load cuDNN {} from {}", winner != sh.copies.end() ? winner->version : "?",
                                          winner != sh.copies.end() ? winner->dir : f.runtime_dir)));
-  // copies of older majors on the path: programs built for those load them
-  std::vector<std::string> others;
-  for (const auto& c : sh.copies)
-    if (c.major < *f.major) others.push_back(fmt::format("cuDNN {} in {} (via {})", c.version, c.dir, c.via));
-  if (!others.empty())
-    out.push_back(make_check("files.stale", 2, CheckStatus::warn, fmt::format("older cuDNN copies on the search path: {}", fmt::join(others, "; ")),
-                             "files.stale"));
 }
 
 } // namespace
 
 const std::vector<CheckSpec>& files_check_rows() {
   static const std::vector<CheckSpec> rows{
-      {"files.interrupted", 2, need_toolkit, &check_files_interrupted, "a cudnnctl transaction that did not finish: a journal left mid-apply (fail, with the command that rolls it back), clean-up or staging folders left (warn)", ""},
+      {"files.interrupted", 2, need_receipt, &check_files_interrupted, "a cudnnctl transaction that did not finish: a journal left mid-apply (fail, with the command that rolls it back), clean-up or staging folders left (warn)", ""},
       {"files.cudnn", 2, need_toolkit, &check_files_cudnn, "the cuDNN libraries in the toolkit and their majors", ""},
-      {"files.stale", 2, need_toolkit, &check_files_stale, "sub-libraries of another major (cuDNN 8's *_infer and *_train files beside cuDNN 9) and older copies of this major", ""},
+      {"files.stale", 2, need_search_path, &check_files_stale, "sub-libraries of another major (cuDNN 8's *_infer and *_train files beside cuDNN 9) and older copies of this major", ""},
       {"files.complete", 2, need_toolkit, &check_files_complete, "the complete set of sub-libraries for the release (found by pattern; the core set required)", ""},
       {"files.dlls", 2, need_toolkit, &check_files_dlls, "Windows DLLs read as PE files: damaged, 32-bit, cuDNN imports missing, zlibwapi.dll for 8.x", ""},
       {"files.headers", 2, need_toolkit, &check_files_headers, "the cuDNN headers and the version cudnn_version.h names", ""},

@@ -158,7 +158,7 @@ const std::vector<CheckSpec>& gpu_code_check_rows() {
   static const std::vector<CheckSpec> rows{
       {"files.gpu_code", 2, need_gpu_code, &check_files_gpu_code, "the GPU architectures in the cuDNN libraries' fat binaries: SASS (sm_XY, sm_XYa, sm_XYf) and PTX, no GPU needed", ""},
       {"bundles.gpu_code", 2, need_bundles | need_gpu_code, &check_bundles_gpu_code, "the GPU architectures in the frameworks' own CUDA libraries beside their cuDNN (libtorch_cuda.so, torch_cuda.dll)", ""},
-      {"device.gpu_code", 4, need_probe | need_gpu_code, &check_device_gpu_code, "each GPU's compute capability against the code in the cuDNN libraries and the frameworks' CUDA libraries: SASS that runs on it or PTX the driver can compile", "device.gpu_code_framework"},
+      {"device.gpu_code", 4, need_probe | need_gpu_code | need_bundles, &check_device_gpu_code, "each GPU's compute capability against the code in the cuDNN libraries and the frameworks' CUDA libraries: SASS that runs on it or PTX the driver can compile", "device.gpu_code_framework"},
   };
   return rows;
 }

@@ -54,10 +54,11 @@ void skip_layers_from(int first, const std::string& why, const DoctorOptions& o,
 
 DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& system) {
   const auto needs = o.only_checks.empty() ? needs_for_layer(o.only_layer, o.offline) : needs_for_checks(o.only_checks, o.offline);
-  const auto facts = [&] {
+  const auto gathered = [&] {
     log::Phase phase("doctor: gather facts");
-    return gather_facts(o, env, system, needs);
+    return std::make_shared<const DoctorFacts>(gather_facts(o, env, system, needs));
   }();
+  const auto& facts = *gathered;
   log::info("doctor: toolkit {}, {}", facts.tk() ? facts.tk()->root : std::string("(none)"),
             facts.offline ? "offline (files only: no probe, no GPU)" : "on this machine");
   log::Phase checks_phase("doctor: checks");
@@ -84,6 +85,7 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
   report.search = facts.search;
   report.search_origin = facts.search_origin;
   report.notes = facts.notes;
+  report.facts = gathered;
   std::erase_if(report.checks, [&](const Check& c) { return !selected(o, c.layer) || !wanted(o, c.id); });
   return report;
 }

@@ -138,6 +138,8 @@ void gather_state(DoctorFacts& f, unsigned needs, DoctorSystem& sys) {
   r.state = r.problems.empty() ? ReceiptFacts::State::ok : ReceiptFacts::State::differs;
   r.files = receipt->files.size();
   r.canonical_name = receipt->canonical_name;
+  r.archive = receipt->archive;
+  r.sha256 = receipt->sha256;
   r.unlisted = unlisted_cudnn_files(*t, *receipt, sys);
 }
 

@@ -7,6 +7,7 @@
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/install/state_check.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/permission_hint.hpp"
@@ -99,6 +100,11 @@ Result<std::optional<Receipt>> read_receipt(const std::string& state, const Inst
   CUDNNCTL_TRY(check_receipt_paths(r, path));
   CUDNNCTL_TRY(check_receipt_resolves(r, root));
   return std::optional<Receipt>(std::move(r));
+}
+
+Result<std::string> recover_toolkit_state(const Toolkit& toolkit, InstallFs& fs) {
+  CUDNNCTL_TRY_ASSIGN(auto locked, lock_and_recover(toolkit, fs));
+  return std::move(locked.recovered);
 }
 
 } // namespace cudnnctl

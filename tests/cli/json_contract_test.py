@@ -218,7 +218,8 @@ CASES = {
                 (["{archive}", "--sha256", "{bad}", "--cuda-path", "{tk}", "--no-path"], True)],
     "uninstall": [(["--cuda-path", "{tk}"], None), (["--cuda-path", "{empty}"], True)],
     "path": [(["--cuda-path", "{tk}"], False), (["--cuda-path", "{tk}", "--shell", "bash"], True)],
-    "doctor": [(["--no-gpu", "--offline", "--cuda-path", "{tk}"], False), (["--list-checks"], False), (["--layer", "9"], True)],
+    "doctor": [(["--no-gpu", "--offline", "--cuda-path", "{tk}"], False), (["--list-checks"], False), (["--layer", "9"], True),
+               (["--cuda-path", "{tk}", "--layer", "2", "--fix", "--dry-run"], False)],
     "report": [(["{doctordoc}"], False), (["{empty}"], True)],
     "gpu-code": [(["{archive}"], None), (["{gpulib}"], OK), (["{missing}"], True)],
     "explain": [(["{log}"], False), (["{missing}"], True)],
@@ -248,7 +249,9 @@ def commands():
 
 
 def expected_schema(command, args):
-    return "doctor-checks" if "--list-checks" in args else command.replace(" ", ".")
+    if "--list-checks" in args:
+        return "doctor-checks"
+    return "doctor-fix" if "--fix" in args else command.replace(" ", ".")
 
 
 def run_case(command, raw_args, fails, values, env, dump, places=("before", "after")):

@@ -2,6 +2,7 @@
 // The layered diagnosis: 1 toolkit, 2 files, 3 loader, 4 driver and device, 5 workload. Each check has
 // a status, a one-line finding and, when it does not pass, the cause and the fix.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 namespace cudnnctl {
 
 class Catalog;
+struct DoctorFacts;
 
 enum class CheckStatus { pass, warn, fail, skip };
 std::string_view to_string(CheckStatus s);
@@ -72,6 +74,7 @@ struct DoctorReport {
   std::optional<ShadowReport> search;  // the loader's search order and the cuDNN copies on it, when it was scanned
   std::string search_origin;           // "this process's environment", "--path-value", "machine.reg + user.reg"
   std::vector<std::string> notes;      // how a foreign disk was mapped, and similar
+  std::shared_ptr<const DoctorFacts> facts;  // what the checks were run over (doctor --fix plans from it)
 };
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env);

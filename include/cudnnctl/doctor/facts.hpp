@@ -122,6 +122,8 @@ struct ReceiptFacts {
   enum class State { missing, ok, differs, corrupt } state = State::missing;
   std::size_t files = 0;
   std::string canonical_name;
+  std::string archive;                   // the archive's file name as installed, and its SHA-256 (doctor --fix repairs from it)
+  std::string sha256;
   std::vector<std::string> problems;
   std::vector<std::string> unlisted;     // cuDNN files in the install folders the receipt does not list ("lib64/libcudnn_ext.so.9")
   std::string error;                     // corrupt: why

@@ -63,5 +63,8 @@ struct UninstallOutcome {
 
 Result<InstallOutcome> install_archive(const InstallRequest& request, InstallFs& fs);
 Result<UninstallOutcome> uninstall_cudnn(const Toolkit& toolkit, InstallFs& fs);
+/// What install and uninstall do first, alone: with the toolkit's lock held, an interrupted transaction rolled
+/// back (or its clean-up finished) and dead runs' staging folders removed. What it did, in words (empty: nothing).
+Result<std::string> recover_toolkit_state(const Toolkit& toolkit, InstallFs& fs);
 
 } // namespace cudnnctl

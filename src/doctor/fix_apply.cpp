@@ -1,0 +1,140 @@
+// doctor --fix: each automatic step as the transaction of the command it reuses (install's recovery and repair
+// under the toolkit's lock and journal, bundle unbundle under the bundle state's lock and journal), then the
+// checks the steps touched run again.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cudnnctl/base/log.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/bundle/bundle_ops.hpp"
+#include "cudnnctl/bundle/bundle_receipt.hpp"
+#include "cudnnctl/bundle/load_check_reach.hpp"
+#include "cudnnctl/contract/archive_name.hpp"
+#include "cudnnctl/doctor/facts.hpp"
+#include "cudnnctl/doctor/fix.hpp"
+#include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+
+namespace cudnnctl {
+
+namespace {
+
+Result<std::string> repair_from_archive(const FixStep& step, const Toolkit& t, const DoctorFacts& f, InstallFs& fs) {
+  CUDNNCTL_TRY_ASSIGN(auto name, parse_archive_name(step.archive));
+  InstallRequest req;
+  req.archive_path = step.archive;
+  req.name = std::move(name);
+  req.expected = {ExpectedHash{f.receipt.sha256, "the receipt of the installed archive", std::nullopt}};
+  req.toolkit = t;
+  req.support = f.support;
+  CUDNNCTL_TRY_ASSIGN(const auto outcome, install_archive(req, fs));
+  return outcome.summary;
+}
+
+Result<std::string> unbundle_for_toolkit(const FixStep& step, const Toolkit& t, InstallFs& fs, const platform::Environment& env) {
+  BundleContext ctx{bundle_state_root(env), &fs};
+  CUDNNCTL_TRY_ASSIGN(const auto held, hold_bundle_state(ctx));
+  CUDNNCTL_TRY_ASSIGN(const auto recovered, recover_bundles(ctx));  // a run killed mid-unbundle is settled first
+  for (const auto& r : recovered) log::info("doctor --fix: {}", r);
+  LoadCheckRequest check{false, {"bundle", "unbundle", step.target, "--cuda-path", t.root}, find_windows_interop(env, platform::self_executable())};
+  CUDNNCTL_TRY_ASSIGN(const auto outcome, unbundle_bundle(ctx, step.target, t.runtime_library_dir(), t.cuda_major().value_or(0), check));
+  return outcome.message;
+}
+
+// a fixed check passes afterwards when the check run again reports no warning or failure for it
+bool passes_after(const DoctorReport& after, const std::string& id) {
+  return std::none_of(after.checks.begin(), after.checks.end(),
+                      [&](const Check& c) { return c.id == id && (c.status == CheckStatus::fail || c.status == CheckStatus::warn); });
+}
+
+}  // namespace
+
+Result<std::string> apply_fix(const FixStep& step, const DoctorFacts& f, const platform::Environment& env) {
+  const auto* t = f.tk();
+  if (!t) return fail(ErrorCode::internal, "doctor --fix: a step without the toolkit it was planned for");
+  auto fs = make_real_fs();
+  switch (step.operation) {
+    case FixOperation::recover_toolkit: {
+      CUDNNCTL_TRY_ASSIGN(auto done, recover_toolkit_state(*t, *fs));
+      return done.empty() ? std::string("nothing was left to recover (another run settled it)") : done;
+    }
+    case FixOperation::repair_install:
+      return repair_from_archive(step, *t, f, *fs);
+    case FixOperation::unbundle:
+      return unbundle_for_toolkit(step, *t, *fs, env);
+  }
+  return fail(ErrorCode::internal, "doctor --fix: an unknown operation");
+}
+
+namespace {
+
+// Before the steps: an interrupted bundle transaction (a killed unbundle) settled under the bundle state's lock, so
+// that the diagnosis the steps act on is of a settled state. What it did, in words.
+std::vector<std::string> settle_bundles(const DoctorFacts& f, const platform::Environment& env) {
+  const auto root = bundle_state_root(env);
+  std::error_code ec;
+  if (!f.bundles.gathered || root.empty() || !std::filesystem::is_directory(path_from_utf8(root), ec)) return {};
+  auto fs = make_real_fs();
+  BundleContext ctx{root, fs.get()};
+  auto held = hold_bundle_state(ctx);
+  if (!held) return {"the bundle state could not be settled: " + held.error().message};
+  auto done = recover_bundles(ctx);
+  return done ? *done : std::vector<std::string>{"the bundle state could not be settled: " + done.error().message};
+}
+
+void apply_step(const FixStep& step, const DoctorFacts& f, const platform::Environment& env, DoctorFixOutcome& out) {
+  log::info("doctor --fix: {} ({})", step.check, step.command);
+  auto done = apply_fix(step, f, env);
+  out.results.push_back(
+      {step, done.has_value(), done ? *done : done.error().message, done ? std::string() : std::string(error_id(done.error().code))});
+  if (std::find(out.fixed_checks.begin(), out.fixed_checks.end(), step.check) == out.fixed_checks.end()) out.fixed_checks.push_back(step.check);
+}
+
+}  // namespace
+
+DoctorFixOutcome doctor_fix(const DoctorOptions& o, const platform::Environment& env, const DoctorFixRequest& req) {
+  DoctorFixOutcome out;
+  out.dry_run = req.dry_run;
+  out.before = run_doctor(o, env);
+  out.plan = plan_fixes(out.before, req.context, req.only);
+  if (req.dry_run || out.plan.steps.empty()) return out;
+  if (req.confirm && !req.confirm(out.plan)) {
+    out.declined = true;
+    return out;
+  }
+  // the recovery first: what it rolls back (and a settled bundle transaction) changes what the other steps must do,
+  // so they are planned again over a new diagnosis
+  auto steps = out.plan.steps;
+  std::shared_ptr<const DoctorFacts> facts = out.before.facts;
+  out.settled = settle_bundles(*facts, env);
+  const bool recover = steps.front().operation == FixOperation::recover_toolkit;
+  if (recover) {
+    apply_step(steps.front(), *facts, env, out);
+    if (!out.results.back().applied) steps.clear();  // nothing is done over a transaction that could not be settled
+  }
+  if ((recover || !out.settled.empty()) && !steps.empty()) {
+    const auto again = run_doctor(o, env);
+    facts = again.facts;
+    steps = plan_fixes(again, req.context, req.only).steps;
+  }
+  for (const auto& step : steps)
+    if (step.operation != FixOperation::recover_toolkit) apply_step(step, *facts, env, out);
+  auto touched = o;
+  touched.only_layer = 0;
+  touched.only_checks = out.fixed_checks;
+  out.after = run_doctor(touched, env);
+  return out;
+}
+
+ExitCode doctor_fix_exit_code(const DoctorFixOutcome& o) {
+  if (o.dry_run || o.declined) return o.plan.steps.empty() ? ExitCode::ok : ExitCode::problems_found;
+  for (const auto& r : o.results)
+    if (!r.applied) return ExitCode::problems_found;
+  for (const auto& id : o.fixed_checks)
+    if (!passes_after(o.after, id)) return ExitCode::problems_found;
+  return ExitCode::ok;
+}
+
+}  // namespace cudnnctl

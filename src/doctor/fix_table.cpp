@@ -1,0 +1,42 @@
+// Each check's fix as data: the automatic ones below (the cudnnctl operation that repairs the finding), every
+// other check's fix printed as the check words it. `doctor --list-checks` and docs/doctor.md show the kind.
+#include "cudnnctl/doctor/fix.hpp"
+
+#include <algorithm>
+
+namespace cudnnctl {
+
+std::string_view to_string(FixOperation op) {
+  switch (op) {
+    case FixOperation::recover_toolkit:
+      return "recover";
+    case FixOperation::repair_install:
+      return "repair";
+    case FixOperation::unbundle:
+      return "unbundle";
+  }
+  return "recover";
+}
+
+const std::vector<FixRule>& fix_rules() {
+  static const std::vector<FixRule> rules{
+      {"files.interrupted", FixOperation::recover_toolkit,
+       "the recovery `cudnnctl install` and `uninstall` run first, on {root}: the journal rolled back (or its clean-up finished), "
+       "dead runs' staging folders removed",
+       "an interrupted transaction's journal, and staging folders left by a run that died"},
+      {"files.receipt", FixOperation::repair_install, "cudnnctl install {archive} --cuda-path {root}",
+       "installed files that differ from the receipt (emptied by antivirus, edited), when the receipt's archive is in the download "
+       "cache: only the files that differ are placed again"},
+      {"bundles.shadow", FixOperation::unbundle, "cudnnctl bundle unbundle {dir} --cuda-path {root}",
+       "a framework bundle of the toolkit's cuDNN major, built for the toolkit's CUDA major, set aside (reversible: bundle restore)"},
+  };
+  return rules;
+}
+
+const FixRule* automatic_fix(std::string_view check_id) {
+  const auto& rules = fix_rules();
+  const auto it = std::find_if(rules.begin(), rules.end(), [&](const FixRule& r) { return r.check == check_id; });
+  return it == rules.end() ? nullptr : &*it;
+}
+
+}  // namespace cudnnctl
