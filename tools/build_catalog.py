@@ -9,7 +9,8 @@ rows), data/support-overrides.json and data/legacy-name-pins.json.
 
 --check compares the freshly built catalog with --out and fails (exit 1) when they differ, so CI
 notices a hand edit of the generated file or a change of the sources that was not regenerated.
-Every archive keeps its sha256, size, md5, confidence and sources; hashes that a source once
+Every archive keeps its sha256, size, md5, confidence and sources (a hash without a size gets a
+size_note saying why none is known); hashes that a source once
 listed for the same file name (other_hashes_seen) are kept as further known hashes with
 their own source, because NVIDIA has re-issued archives under one name. Support rows come from
 the per-release support blocks, with the corrections in data/support-overrides.json.
@@ -69,12 +70,30 @@ def support_rows(label, block):
     return rows
 
 
+FIRST_MANIFEST = (8, 5, 0)  # NVIDIA's redistrib_X.Y.Z.json manifests, the only source of archive sizes, begin at 8.5.0
+
+
+def size_note(a, manifests):
+    """Why an archive row has no size (None when it has one): the reason `cudnnctl inspect` shows."""
+    if a["size"] is not None:
+        return None
+    label = ".".join(a["version"].split(".")[:3])
+    if version_key(label) < FIRST_MANIFEST:
+        return (f"cuDNN {a['version']} predates NVIDIA's redistrib_*.json manifests (the first is for 8.5.0), "
+                "the only source that gives archive sizes")
+    if label in manifests:
+        return f"NVIDIA's redistrib_{label}.json does not list this archive"
+    return (f"no copy of NVIDIA's redistrib_{label}.json was found in the public sources this catalog is built from "
+            "(its hash comes from package recipes, which give no size)")
+
+
 def build(releases_path, overrides_path, pins_path):
     with open(releases_path, encoding="utf-8") as f:
         table = json.load(f)
     with open(overrides_path, encoding="utf-8") as f:
         overrides = json.load(f)["overrides"]
 
+    manifests = {r["label"] for r in table["releases"] if r.get("manifest")}
     archives = []
     for a in table["archives"]:
         hashes = [{
@@ -85,6 +104,8 @@ def build(releases_path, overrides_path, pins_path):
             "sources": a["sources"],
             "notes": a["notes"],
         }]
+        if a["size"] is None:
+            hashes[0]["size_note"] = size_note(a, manifests)
         for c in a["other_hashes_seen"]:
             if c["sha256"].lower() == a["sha256"].lower():
                 continue
@@ -95,6 +116,7 @@ def build(releases_path, overrides_path, pins_path):
                 "confidence": "C!",
                 "sources": [c["source"]],
                 "notes": ["another hash listed for the same file name by this source"],
+                "size_note": "a hash a source once listed for this file name; no source gives its size",
             })
         archives.append({
             "filename": a["filename"],

@@ -83,6 +83,7 @@ std::optional<std::string> read_archives(const json& doc, std::vector<CatalogArc
         kh.size = h["size"].get<std::uint64_t>();
       }
       kh.md5 = h.value("md5", "");
+      if (h.contains("size_note") && h["size_note"].is_string()) kh.size_note = h["size_note"].get<std::string>();
       kh.confidence = h.value("confidence", "");
       kh.sources = h.value("sources", std::vector<std::string>{});
       kh.notes = h.value("notes", std::vector<std::string>{});

@@ -69,6 +69,7 @@ nlohmann::json contract_to_json(const VersionContract& c) {
     for (const auto& h : c.catalog_entry->hashes)
       j["known_hashes"].push_back({{"sha256", h.sha256},
                                    {"size", h.size ? json(*h.size) : json(nullptr)},
+                                   {"size_note", h.size || h.size_note.empty() ? json(nullptr) : json(h.size_note)},
                                    {"md5", h.md5.empty() ? json(nullptr) : json(h.md5)},
                                    {"confidence", h.confidence},
                                    {"sources", h.sources},
@@ -133,6 +134,7 @@ void print_contract(std::ostream& out, const VersionContract& c) {
     for (const auto& h : c.catalog_entry->hashes) {
       row(out, first ? "known SHA-256" : "", h.sha256);
       row(out, "", fmt::format("{}, confidence {}", h.size ? human_size(*h.size) : std::string("size unknown"), h.confidence));
+      if (!h.size) row(out, "", "no size: " + (h.size_note.empty() ? std::string("the catalog's sources give none") : h.size_note));
       for (const auto& s : h.sources) row(out, "", "source: " + s);
       first = false;
     }

@@ -63,7 +63,9 @@ Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catal
   io.warn(fmt::format("no catalog knows cuDNN {}: reading its release manifest {}", req.version, manifest_url(req.mirror, label)));
   auto learnt = learn_release(label, req.mirror, default_user_catalog_path(), Catalog::embedded());
   if (!learnt) {
-    if (learnt.error().code == ErrorCode::manifest_refused) return Unexpected<Error>(learnt.error());
+    if (const auto code = learnt.error().code;  // a refusal is said as such, not as "unknown version"
+        code == ErrorCode::manifest_refused || code == ErrorCode::download_too_large || code == ErrorCode::download_redirects)
+      return Unexpected<Error>(learnt.error());
     Error e = known.error();
     e.message += fmt::format(", and its manifest could not be read: {}", learnt.error().message);
     return Unexpected<Error>(e);

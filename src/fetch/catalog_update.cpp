@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/log.hpp"
+#include "cudnnctl/catalog/download_cap.hpp"
 #include "cudnnctl/catalog/user_catalog.hpp"
+#include "cudnnctl/fetch/download_refusal.hpp"
 #include "cudnnctl/platform/http.hpp"
 
 namespace cudnnctl {
@@ -20,20 +22,25 @@ std::string manifest_url(const std::string& mirror, const std::string& label) {
   return redist_base_url(mirror) + "redistrib_" + label + ".json";
 }
 
-Result<std::string> http_get_text(const std::string& url, std::size_t max_bytes, const std::string& what, int stall_timeout_s) {
+Result<std::string> http_get_text(const std::string& url, std::size_t max_bytes, const std::string& what, int stall_timeout_s,
+                                  ErrorCode too_large) {
   std::string body;
   bool over = false;
   platform::HttpGet get;
   get.url = url;
   get.stall_timeout_s = stall_timeout_s;
   log::debug("HTTP GET {} ({}, at most {} bytes kept)", url, what, max_bytes);
+  const auto on_head = [&](const platform::HttpHead& h) { return !(over = h.content_length && *h.content_length > max_bytes); };
   const auto got = platform::http_get(get, [&](const char* data, std::size_t n) {
     const auto room = max_bytes + 1 - body.size();  // one byte past the cap says "larger"
     body.append(data, std::min(n, room));
     over = body.size() > max_bytes;
     return !over;
-  });
-  if (over) return body;  // the caller refuses it by its size, before it is parsed
+  }, on_head);
+  if (over)  // announced or sent: refused before it is parsed, nothing of it kept
+    return fail(too_large, fmt::format("{} {} is refused: it is larger than the {} bytes it may have", what, url, max_bytes),
+                "check --mirror: it must serve NVIDIA's compute/cudnn/redist/ files unchanged", url);
+  if (!got.ok && got.redirect_refused) return Unexpected<Error>(refused_redirect(url, got.error));
   if (!got.ok)
     return fail(ErrorCode::io, fmt::format("cannot read {} from {}: {}", what, url, got.error),
                 !got.hint.empty()    ? got.hint
@@ -58,9 +65,6 @@ Result<std::vector<std::string>> labels_to_read(const CatalogUpdateRequest& req,
   }
   out.listing_url = redist_base_url(req.mirror);
   CUDNNCTL_TRY_ASSIGN(auto page, http_get_text(out.listing_url, k_listing_max_bytes, "the manifest list", req.stall_timeout_s));
-  if (page.size() > k_listing_max_bytes)
-    return fail(ErrorCode::io, fmt::format("the manifest list {} is larger than {} bytes", out.listing_url, k_listing_max_bytes),
-                "check --mirror: it must serve NVIDIA's compute/cudnn/redist/ listing", out.listing_url);
   out.listed = manifest_labels(page);
   if (out.listed.empty())
     return fail(ErrorCode::io, fmt::format("the page {} links no redistrib_<label>.json manifest", out.listing_url),
@@ -73,8 +77,17 @@ Result<std::vector<std::string>> labels_to_read(const CatalogUpdateRequest& req,
 Result<Manifest> read_manifest(const std::string& label, const std::string& mirror, const Catalog& builtin, const Catalog& user,
                                int stall_timeout_s) {
   const auto url = manifest_url(mirror, label);
-  CUDNNCTL_TRY_ASSIGN(auto text, http_get_text(url, k_manifest_max_bytes, "the release manifest", stall_timeout_s));
-  return parse_manifest(text, url, label, {&builtin, &user}, today_utc());
+  CUDNNCTL_TRY_ASSIGN(auto text, http_get_text(url, k_manifest_max_bytes, "the release manifest", stall_timeout_s, ErrorCode::manifest_refused));
+  CUDNNCTL_TRY_ASSIGN(auto manifest, parse_manifest(text, url, label, {&builtin, &user}, today_utc()));
+  // an archive learnt is downloaded to exactly the manifest's size; a size past the cap is no cuDNN archive
+  const auto cap = archive_download_cap(builtin);
+  for (const auto& a : manifest.archives)
+    if (a.hashes.front().size.value_or(0) > cap)
+      return fail(ErrorCode::manifest_refused,
+                  fmt::format("the manifest {} is refused: it gives {} {} bytes, more than the {}-byte download cap (1.5 times the largest archive the "
+                              "built-in catalog knows)", url, a.filename, *a.hashes.front().size, cap),
+                  "nothing was added to the user catalog; a mirror must serve NVIDIA's manifests unchanged (check --mirror)", url);
+  return manifest;
 }
 
 } // namespace

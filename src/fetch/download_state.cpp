@@ -120,6 +120,12 @@ bool write_download_state(const std::string& path, const DownloadState& state) {
 
 std::string download_state_path(const std::string& part_path) { return part_path + ".state"; }
 
+void remove_partial_download(const std::string& part_path, bool with_part) {
+  std::error_code ec;
+  std::filesystem::remove(path_from_utf8(download_state_path(part_path)), ec);
+  if (with_part) std::filesystem::remove(path_from_utf8(part_path), ec);
+}
+
 PriorDownload read_prior_download(const std::string& part_path, std::optional<std::uint64_t> expected_size) {
   namespace fs = std::filesystem;
   PriorDownload prior;

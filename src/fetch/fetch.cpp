@@ -16,6 +16,7 @@
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/http.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/catalog/download_cap.hpp"
 
 namespace cudnnctl {
 
@@ -110,6 +111,10 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   job.url = out.url;
   job.part_path = part;
   job.expected_size = expected.size;
+  job.size_cap = req.size_cap ? req.size_cap : archive_download_cap(catalog);
+  if (expected.size) log::info("fetch: {} must be {} bytes, as the catalog says", a.filename, *expected.size);
+  else log::info("fetch: the catalog gives no size for {} ({}); at most {} bytes are accepted", a.filename,
+                 expected.size_note.empty() ? "no source gives one" : expected.size_note, job.size_cap);
   job.connections = req.connections;
   if (req.chunk_size) job.chunk_size = req.chunk_size;
   job.stall_timeout_s = req.stall_timeout_s;
@@ -133,7 +138,8 @@ Result<FetchOutcome> fetch_archive(const Catalog& catalog, const FetchRequest& r
   const auto& h = got.sha256;  // taken in order while the ranges arrived
   if (!known(h)) {
     const auto size = fs::file_size(part, ec);
-    fs::remove(part, ec);  // nothing half-written or wrong is kept as valid
+    fs::remove(part, ec);  // nothing half-written or wrong is kept as valid, nor resumed from
+    fs::remove(download_state_path(part), ec);
     return fail(ErrorCode::hash_mismatch,
                 fmt::format("the download of {} does not match the catalog: {} bytes with SHA-256 {}, expected {} ({})", a.filename, size, h,
                             expected.sha256, size < expected.size.value_or(0) ? "the transfer was cut short" : "a different file"),

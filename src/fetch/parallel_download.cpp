@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/sha256.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/fetch/download_refusal.hpp"
 #include "cudnnctl/fetch/download_state.hpp"
 #include "cudnnctl/fetch/range_plan.hpp"
 #include "cudnnctl/fetch/write_batch.hpp"
@@ -24,12 +26,11 @@
 #include "cudnnctl/platform/http.hpp"
 
 namespace cudnnctl {
-
 namespace {
 namespace fs = std::filesystem;
 
-enum class Stop { none, changed, no_ranges, failed };
-enum class RangeEnd { complete, partial, changed, no_ranges, overlong, failed };
+enum class Stop { none, changed, no_ranges, failed, refused };  // refused: the server lied or went past a bound (its bytes removed)
+enum class RangeEnd { complete, partial, changed, no_ranges, overlong, too_large, lied, redirect, failed };
 
 struct RangeAnswer {
   RangeEnd end = RangeEnd::complete;
@@ -39,6 +40,7 @@ struct RangeAnswer {
   bool stalled = false;     // no byte for the stall timeout: asked again once per download, not per range
   long status = 0;          // the HTTP status when the transfer failed
   std::string hint{};       // the transport's own fix, when it knows one (e.g. which CA file to set)
+  bool capped = false;      // `limit` is the size cap (no size announced, none in the catalog)
 };
 
 // One attempt's state; everything but the file and the atomics is guarded by `mu`.
@@ -139,13 +141,17 @@ RangeAnswer accept_first(Transfer& t, const platform::HttpHead& h, std::uint64_t
   RangeAnswer a;
   std::lock_guard lk(t.mu);
   t.url = h.effective_url.empty() ? t.req.url : h.effective_url;
+  // no size in the catalog: the size the server announces is held to the cap before a byte is written
+  if (auto over = announced_over_cap(h.status == 200 ? h.content_length : h.total, t.req.expected_size, t.req.size_cap))
+    return {RangeEnd::too_large, 0, 0, std::move(*over)};
   if (h.status == 200) {
     t.whole = true;
     t.dropped = t.dropped || t.done.bytes() > 0;
     t.done.clear();
     t.legacy = false;
     t.v = {h.content_length.value_or(t.req.expected_size.value_or(0)), h.etag, h.last_modified};
-    a.limit = t.req.expected_size.value_or(h.content_length.value_or(UINT64_MAX));
+    a.limit = t.req.expected_size.value_or(h.content_length.value_or(t.req.size_cap));
+    a.capped = !t.req.expected_size && !h.content_length;
     if (auto cut = t.file.resize(0); !cut) return {RangeEnd::failed, 0, 0, cut.error().message};
   } else if (h.status == 206 && h.range_first == first && h.total && h.range_last) {
     if (last && *h.range_last > *last) return {RangeEnd::overlong, 0, 0, "a longer range than asked"};
@@ -165,7 +171,7 @@ RangeAnswer accept_first(Transfer& t, const platform::HttpHead& h, std::uint64_t
     return {RangeEnd::failed, 0, 0, fmt::format("unexpected answer HTTP {} to a range request", h.status)};
   }
   if (t.req.expected_size && t.v.total && t.v.total != *t.req.expected_size)
-    return {RangeEnd::failed, 0, 0, fmt::format("the server's file has {} bytes, the catalog says {}", t.v.total, *t.req.expected_size)};
+    return {RangeEnd::lied, 0, 0, fmt::format("the server's file has {} bytes, the catalog says {}", t.v.total, *t.req.expected_size)};
   t.known = true;
   start_hasher(t);
   return a;
@@ -210,8 +216,8 @@ RangeAnswer fetch_range(Transfer& t, platform::HttpConnection& connection, std::
   auto on_data = [&](const char* p, std::size_t n) {
     if (t.stop.load() != Stop::none) return false;
     if (a.got + n > a.limit) {
-      a.end = RangeEnd::overlong;
-      a.error = fmt::format("more than the {} bytes announced from byte {} on", a.limit, first);
+      a.end = a.capped ? RangeEnd::too_large : RangeEnd::overlong;
+      a.error = a.capped ? sent_past_cap(a.limit) : fmt::format("more than the {} bytes announced from byte {} on", a.limit, first);
       return false;
     }
     if (auto w = batch.add((t.whole ? 0 : first) + a.got, p, n); !w) {
@@ -224,14 +230,15 @@ RangeAnswer fetch_range(Transfer& t, platform::HttpConnection& connection, std::
   };
   log::debug("HTTP GET {} bytes {}-{}", get.url, first, last ? std::to_string(*last) : std::string());
   const auto got = platform::http_get(get, on_data, on_head);
-  if (a.end != RangeEnd::overlong)  // an over-long answer is another file than announced: nothing more of it is written
+  // an over-long answer is another file than announced, one past the cap is refused: nothing more of either is written
+  if (a.end != RangeEnd::overlong && a.end != RangeEnd::too_large)
     if (auto w = batch.flush(); !w && a.end == RangeEnd::complete) {
       a.end = RangeEnd::failed;
       a.error = w.error().message;
     }
   if (a.end != RangeEnd::complete) return a;
   if (!got.ok) {
-    a.end = got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;
+    a.end = got.redirect_refused ? RangeEnd::redirect : got.status >= 400 ? RangeEnd::failed : RangeEnd::partial;
     a.error = got.error;
     a.hint = got.hint;
     a.status = got.status;
@@ -266,9 +273,13 @@ void settle_range(Transfer& t, ByteRange r, const RangeAnswer& a) {
     lk.unlock();
     return t.halt(a.end == RangeEnd::changed ? Stop::changed : Stop::no_ranges);
   case RangeEnd::overlong:
+  case RangeEnd::lied:
+  case RangeEnd::too_large:
+  case RangeEnd::redirect:
     lk.unlock();
-    return t.halt(Stop::failed, Error{ErrorCode::hash_mismatch, fmt::format("{} sent {}", t.url, a.error),
-                                      "the server sends another file than it announces: check --mirror", t.url});
+    return t.halt(Stop::refused, a.end == RangeEnd::too_large ? past_cap(t.url, a.error)
+                                 : a.end == RangeEnd::redirect ? refused_redirect(t.req.url, a.error)
+                                                               : lying_server(t.url, a.error));
   case RangeEnd::failed:
     lk.unlock();
     return t.halt(Stop::failed, download_error(t, fmt::format("downloading {} failed: {}", t.url, a.error),
@@ -298,10 +309,7 @@ void range_worker(Transfer& t) {
 void load_prior(Transfer& t, bool fresh) {
   if (fresh) return;
   auto prior = read_prior_download(t.req.part_path, t.req.expected_size);
-  t.v = std::move(prior.validators);
-  t.done = std::move(prior.done);
-  t.known = prior.known;
-  t.legacy = prior.legacy;
+  std::tie(t.v, t.done, t.known, t.legacy) = std::tuple(std::move(prior.validators), std::move(prior.done), prior.known, prior.legacy);
 }
 
 struct Attempt {
@@ -393,9 +401,7 @@ Attempt run_attempt(const ParallelDownload& req, platform::PositionalFile& file,
 
 void drop_partial(const ParallelDownload& req) {
   if (req.on_extents) req.on_extents(ExtentSet{});  // a reader of the file: what it was told is gone
-  std::error_code ec;
-  fs::remove(path_from_utf8(req.part_path), ec);
-  fs::remove(path_from_utf8(download_state_path(req.part_path)), ec);
+  remove_partial_download(req.part_path, true);
 }
 } // namespace
 
@@ -409,8 +415,7 @@ Result<DownloadOutcome> download_parallel(const ParallelDownload& req) {
       CUDNNCTL_TRY(file.close());
     }
     if (a.stop == Stop::none) {
-      std::error_code ec;
-      fs::remove(path_from_utf8(download_state_path(req.part_path)), ec);
+      remove_partial_download(req.part_path, false);  // the sidecar only: the file is whole
       a.out.restarts = restarts;
       return a.out;
     }
@@ -421,9 +426,11 @@ Result<DownloadOutcome> download_parallel(const ParallelDownload& req) {
       ++restarts;
       continue;
     }
-    if (a.stop == Stop::changed)
-      return fail(ErrorCode::io, fmt::format("{} changed on the server again during the download (ETag, Last-Modified or size differ between answers)", req.url),
-                  "the server or mirror is being updated: try again later, or use another --mirror", req.url);
+    if (a.stop == Stop::changed || a.stop == Stop::refused) {  // none of the bytes of a server that lied is resumed from
+      log::info("fetch: {} refused; {} and its sidecar removed", req.url, req.part_path);
+      drop_partial(req);
+      return Unexpected<Error>(a.stop == Stop::changed || !a.error ? changed_twice(req.url) : *a.error);
+    }
     if (a.stop == Stop::no_ranges && !single) {
       log::info("fetch: {} stopped honouring range requests; one connection for the whole file", req.url);
       drop_partial(req);

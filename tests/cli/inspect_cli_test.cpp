@@ -107,3 +107,18 @@ TEST_CASE("inspect names the release a short legacy name stands for", "[cli][ins
   CHECK(j["release_pin"]["exact"] == true);
   CHECK(nlohmann::json::parse(run({"inspect", "cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip", "--json"}).out)["release_pin"].is_null());
 }
+
+TEST_CASE("inspect shows an archive's size from NVIDIA's manifest, or why the catalog has none", "[cli][inspect][download_bounds]") {
+  const auto sized = nlohmann::json::parse(run({"inspect", "cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz", "--json"}).out);
+  CHECK(sized["known_hashes"][0]["size"] == 668344912);  // redistrib_9.19.0.json
+  CHECK(sized["known_hashes"][0]["size_note"].is_null());
+  const auto text = run({"inspect", "cudnn-linux-x86_64-9.19.0.56_cuda13-archive.tar.xz"});
+  CHECK_THAT(text.out, Catch::Contains("668344912 bytes (637.38 MiB)"));
+  CHECK_THAT(text.out, !Catch::Contains("size unknown"));
+
+  const auto old = run({"inspect", "cudnn-11.1-linux-x64-v8.0.5.39.tgz"});
+  CHECK_THAT(old.out, Catch::Contains("size unknown") && Catch::Contains("predates NVIDIA's redistrib_*.json manifests"));
+  const auto recent = nlohmann::json::parse(run({"inspect", "cudnn-linux-x86_64-9.21.0.82_cuda13-archive.tar.xz", "--json"}).out);
+  CHECK(recent["known_hashes"][0]["size"].is_null());
+  CHECK_THAT(recent["known_hashes"][0]["size_note"].get<std::string>(), Catch::Contains("no copy of NVIDIA's redistrib_9.21.0.json"));
+}

@@ -20,6 +20,10 @@ answered 206 with Content-Range, also from byte 0. Modes:
   slow         sends 10000 bytes every 0.2 s
   crawl        sends 2000 bytes every 0.2 s (a kill lands mid-download even in a small archive)
   redirect     302 to http://localhost:PORT/ok/<path> (another host name for the same server)
+  loop         302 to itself, forever (a redirect loop)
+  endless      ignores Range; 200 without Content-Length, then zeros until the client goes (at most 256 MiB)
+  huge         ignores Range; 200 with Content-Length 10^12, then zeros like endless
+  liar         announces a file 1000 bytes longer than the real one (Content-Length, Content-Range's total)
 A missing file is 404. The chosen port is written to PORT_FILE; each request is appended to
 PORT_FILE.log as "MODE RANGE" (RANGE "-" when none), and each TCP connection accepted as a line of
 PORT_FILE.connections (a client that keeps its connections alive makes fewer of these than requests).
@@ -70,6 +74,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not os.path.isfile(path):
             self.send_error(404)
             return
+        if mode == "loop":
+            self.send_response(302)
+            self.send_header("Location", f"/loop/{rel}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if mode in ("endless", "huge"):
+            self.send_response(200)
+            if mode == "huge":
+                self.send_header("Content-Length", str(10**12))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            zeros = bytes(1 << 16)
+            try:
+                for _ in range(4096):
+                    self.wfile.write(zeros)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if mode == "redirect":
             self.send_response(302)
             self.send_header("Location", f"http://localhost:{self.server.server_address[1]}/ok/{rel}")
@@ -92,9 +116,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "long":
             body = data[first:last + 1001]
         self.send_response(206 if rng else 200)
+        extra = 1000 if mode == "liar" else 0
         if rng:
-            self.send_header("Content-Range", f"bytes {first}-{last}/{len(data)}")
-        self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Range", f"bytes {first}-{last}/{len(data) + extra}")
+        self.send_header("Content-Length", str(len(body) + (extra if not rng else 0)))
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", email.utils.formatdate(os.path.getmtime(path), usegmt=True))
         self.end_headers()

@@ -34,8 +34,9 @@ def make_site(folder, size=200000):
     return www
 
 
-def start_server(folder, www):
-    """Makes folder/ca.pem and a certificate for 127.0.0.1 it signs; serves www over HTTPS; returns the base URL."""
+def start_server(folder, www, downgrade_to=None):
+    """Makes folder/ca.pem and a certificate for 127.0.0.1 it signs; serves www over HTTPS; returns the base URL.
+    With downgrade_to (an http:// base URL), GET /downgrade/<path> is redirected (302) to downgrade_to/<path>."""
     openssl(folder, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
             "-subj", "/CN=cudnnctl throwaway test CA")
     openssl(folder, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1")
@@ -52,6 +53,15 @@ def start_server(folder, www):
 
         def log_message(self, *args):
             pass
+
+        def do_GET(self):
+            if downgrade_to and self.path.startswith("/downgrade/"):
+                self.send_response(302)
+                self.send_header("Location", downgrade_to + self.path[len("/downgrade"):])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            super().do_GET()
 
         def handle(self):
             try:

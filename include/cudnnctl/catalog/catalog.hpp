@@ -15,6 +15,7 @@ namespace cudnnctl {
 struct KnownHash {
   std::string sha256;                  // lower-case hex
   std::optional<std::uint64_t> size;   // bytes, when a source gave it
+  std::string size_note;               // no size: why none is known (the catalog's size_note)
   std::string md5;
   std::string confidence;              // A, A-, B, C, with '!' when another hash was seen for the name
   std::vector<std::string> sources;

@@ -20,8 +20,11 @@ std::string redist_base_url(const std::string& mirror);
 /// <redist base>redistrib_<label>.json.
 std::string manifest_url(const std::string& mirror, const std::string& label);
 
-/// GET `url` into memory; more than `max_bytes` aborts the transfer (an error naming the cap).
-Result<std::string> http_get_text(const std::string& url, std::size_t max_bytes, const std::string& what, int stall_timeout_s = 60);
+/// GET `url` into memory, at most `max_bytes`: a larger Content-Length is refused before the body and a longer
+/// body is cut one byte past the cap, both refused as `too_large` (download.too-large; a manifest passes
+/// catalog.manifest-refused); a redirect past the limit or off https is download.redirects.
+Result<std::string> http_get_text(const std::string& url, std::size_t max_bytes, const std::string& what, int stall_timeout_s = 60,
+                                  ErrorCode too_large = ErrorCode::download_too_large);
 
 struct CatalogUpdateRequest {
   std::string mirror;               // empty: NVIDIA's server

@@ -36,6 +36,9 @@ std::optional<DownloadState> read_download_state(const std::string& path);
 /// Writes the sidecar through `<path>.tmp` and a rename (never half-written); false when it could not.
 bool write_download_state(const std::string& path, const DownloadState& state);
 
+/// Removes the sidecar of `part_path` and, when `with_part`, the `.part` file itself (no error when absent).
+void remove_partial_download(const std::string& part_path, bool with_part);
+
 /// What an earlier run left beside a `.part` file, for the next attempt to go on from.
 struct PriorDownload {
   Validators validators;

@@ -22,6 +22,8 @@ struct FetchRequest {
   bool offline = false;      // never touch the network: the cache's verified copy, or an error
   int connections = 0;       // range requests at once (--connections); 0: adaptive, 1 when ranges are not honoured
   std::uint64_t chunk_size = 0;  // bytes per range request; 0: 8 MiB
+  // the most bytes an archive without a catalog size may bring; 0: archive_download_cap(catalog)
+  std::uint64_t size_cap = 0;
   std::function<void(std::uint64_t, std::uint64_t)> progress;
   // A reader of the archive while it downloads (install's extraction beside the download). None is called
   // when the cache has the archive already.

@@ -17,6 +17,10 @@ struct ParallelDownload {
   std::string url;
   std::string part_path;                      // the sidecar is part_path + ".state"
   std::optional<std::uint64_t> expected_size;  // the catalog's size: another total is refused
+  // Without expected_size: the most bytes the file may have (catalog/download_cap.hpp). A larger size
+  // announced (Content-Length, Content-Range's total) is refused before its body; a body without a length
+  // is cut at the cap and refused (download.too-large).
+  std::uint64_t size_cap = 4ull << 30;
   int connections = 0;                        // 0: adaptive (up to 8, never more than chunks)
   std::uint64_t chunk_size = 8ull << 20;      // the bytes one range request asks for
   int retries_per_range = 3;                  // a dropped connection or a short answer: ask for the rest again
@@ -42,7 +46,10 @@ struct DownloadOutcome {
 std::string download_state_path(const std::string& part_path);
 
 /// Downloads `request.url` into `request.part_path`. On success the sidecar is gone and the `.part` file
-/// holds the whole body; on failure the `.part` file and its sidecar stay for the next run to resume.
+/// holds the whole body. On a failure of the transport (cut, stalled, an HTTP error) the `.part` file and its
+/// sidecar stay for the next run to resume; when the server lied (more bytes than it announced, another size
+/// than the catalog's, a file that changed twice during the download), went past `size_cap` or redirected
+/// too often or off https, both are removed: nothing it sent is resumed from.
 Result<DownloadOutcome> download_parallel(const ParallelDownload& request);
 
 } // namespace cudnnctl

@@ -1,6 +1,8 @@
 #pragma once
 // One HTTP(S) GET with the body streamed to a callback: libcurl on POSIX, WinHTTP on Windows (no curl or
-// OpenSSL in the Windows build). Redirects are followed; an HTTP error status fails the transfer.
+// OpenSSL in the Windows build). Redirects are followed, at most `max_redirects` of them, each to the same
+// scheme or from http up to https (never https down to http, never file:// or another protocol), each hop
+// logged (-v); an HTTP error status fails the transfer.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -23,6 +25,9 @@ public:
   void* handle = nullptr;  // the implementation's (POSIX: a CURL easy handle)
 };
 
+/// Redirects one request follows at most (NVIDIA's server answers directly; a CDN or a mirror may add one or two).
+inline constexpr int k_http_max_redirects = 5;
+
 struct HttpGet {
   std::string url;
   std::uint64_t resume_from = 0;  // > 0: ask for the bytes from here on (Range)
@@ -32,6 +37,7 @@ struct HttpGet {
   int stall_timeout_s = 60;       // abort when no byte arrives for this long
   std::string user_agent = "cudnnctl";
   HttpConnection* connection = nullptr;  // set: reuse what it keeps, and keep what this request opens
+  int max_redirects = k_http_max_redirects;
 };
 
 /// What the final response (after redirects) says about itself.
@@ -49,6 +55,7 @@ struct HttpResult {
   std::string error; // why not ok, e.g. "The requested URL returned error: 404"
   std::string hint;  // what to do, when the transport knows better than "try again" (e.g. which CA file to set)
   bool timed_out = false;  // stopped by the stall or connect timeout
+  bool redirect_refused = false;  // more than max_redirects, or a redirect to another scheme than allowed
   HttpHead head;     // the final response's facts (status, validators, Content-Range, effective URL)
 };
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/platform/ca_certificates.hpp"
@@ -21,6 +22,8 @@ struct Transfer {
   const HttpHeadFn* on_head = nullptr;
   HttpHead head;
   bool head_given = false, head_refused = false;
+  int hops = 0;               // redirects followed so far
+  std::string last_location;  // the last redirect's target
 
   bool give_head() {
     if (head_given) return !head_refused;
@@ -43,7 +46,18 @@ std::size_t on_body(char* data, std::size_t size, std::size_t n, void* user) {
 }
 
 std::size_t on_header_line(char* data, std::size_t size, std::size_t n, void* user) {
-  take_http_header_line(static_cast<Transfer*>(user)->head, std::string_view(data, size * n));
+  auto& t = *static_cast<Transfer*>(user);
+  const std::string_view line(data, size * n);
+  take_http_header_line(t.head, line);
+  // a redirect's target: each hop logged, the last one kept for the error when the hops end badly
+  if (t.head.status >= 300 && t.head.status < 400 && line.size() > 9 && (line[0] == 'L' || line[0] == 'l') &&
+      (line.substr(1, 8) == "ocation:" || line.substr(1, 8) == "OCATION:")) {
+    auto target = line.substr(9);
+    while (!target.empty() && (target.front() == ' ' || target.front() == '\t')) target.remove_prefix(1);
+    while (!target.empty() && (target.back() == '\r' || target.back() == '\n' || target.back() == ' ')) target.remove_suffix(1);
+    t.last_location = std::string(target);
+    log::info("HTTP {} redirect {}: to {}", t.head.status, ++t.hops, t.last_location);
+  }
   return size * n;
 }
 
@@ -79,14 +93,16 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
   }
   curl_easy_setopt(curl, CURLOPT_URL, req.url.c_str());
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &on_body);
-  Transfer transfer{curl, &on_data, &on_head, {}, false, false};
+  Transfer transfer{curl, &on_data, &on_head, {}, false, false, 0, {}};
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &on_header_line);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-  // http and https only, redirects included (a mirror URL or a redirect never reads file:// or others)
+  curl_easy_setopt(curl, CURLOPT_MAXREDIRS, static_cast<long>(req.max_redirects));
+  // http and https only (a mirror URL or a redirect never reads file:// or others); a redirect keeps the
+  // scheme or goes up from http to https, never down from https
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, is_https(req.url) ? "https" : "http,https");
   // SSL_CERT_FILE / SSL_CERT_DIR (a site's or a test's CA), else the distribution's bundle
   const auto ca = find_host_ca_certificates();
   if (ca.found()) {
@@ -124,6 +140,14 @@ HttpResult http_get(const HttpGet& req, const Sink& on_data, const HttpHeadFn& o
   out.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
   if (transfer.head_refused) out.error = "the transfer was stopped";
   else if (!out.ok) out.error = errbuf[0] ? errbuf : curl_easy_strerror(rc);
+  if (rc == CURLE_TOO_MANY_REDIRECTS) {
+    out.redirect_refused = true;
+    out.error = fmt::format("more than {} redirects (the last to {})", req.max_redirects, transfer.last_location);
+  } else if (rc == CURLE_UNSUPPORTED_PROTOCOL && transfer.hops > 0) {
+    out.redirect_refused = true;
+    out.error = fmt::format("a redirect to {} was refused: from {} only {} is followed", transfer.last_location,
+                            is_https(req.url) ? "https" : "http", is_https(req.url) ? "https" : "http or https");
+  }
   if (is_trust_failure(rc) && ca.found()) {
     out.error += "; the server's certificate was checked against the CA certificates in " + ca.describe();
     out.hint = "if the server is the one you meant, set SSL_CERT_FILE to a PEM file holding the CA that signed its certificate";

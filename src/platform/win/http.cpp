@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "cudnnctl/base/log.hpp"
 #include "wide.hpp"
 
 namespace cudnnctl::platform {
@@ -63,6 +64,20 @@ HttpHead read_head(HINTERNET request, long status) {
   }
   return head;
 }
+// At most `hops` redirects, never from https down to http (WinHTTP follows only http and https).
+void limit_redirects(HINTERNET request, int hops) {
+  DWORD most = static_cast<DWORD>(hops), policy = WINHTTP_OPTION_REDIRECT_POLICY_DISALLOW_HTTPS_TO_HTTP;
+  WinHttpSetOption(request, WINHTTP_OPTION_MAX_HTTP_AUTOMATIC_REDIRECTS, &most, sizeof most);
+  WinHttpSetOption(request, WINHTTP_OPTION_REDIRECT_POLICY, &policy, sizeof policy);
+}
+
+// A failed request: marked as a refused redirect when WinHTTP says so.
+HttpResult redirect_failure(HttpResult out, int hops) {
+  if (out.error.find("(WinHTTP error " + std::to_string(ERROR_WINHTTP_REDIRECT_FAILED) + ")") == std::string::npos) return out;
+  out.redirect_refused = true;
+  out.error = "more than " + std::to_string(hops) + " redirects, or a redirect from https to http: " + out.error;
+  return out;
+}
 } // namespace
 
 HttpConnection::~HttpConnection() = default;  // nothing kept yet: each request opens its own WinHTTP session
@@ -98,18 +113,20 @@ HttpResult http_get(const HttpGet& req, const std::function<bool(const char*, st
   Handle request{WinHttpOpenRequest(connection.h, L"GET", path.c_str(), nullptr, WINHTTP_NO_REFERER, accept,
                                     https ? WINHTTP_FLAG_SECURE : 0)};
   if (!request.h) return fail(GetLastError());
+  limit_redirects(request.h, req.max_redirects);
   std::wstring headers;
   if (const auto range = http_range_value(req); !range.empty()) headers = L"Range: " + win::widen(range) + L"\r\n";
   if (!WinHttpSendRequest(request.h, headers.empty() ? WINHTTP_NO_ADDITIONAL_HEADERS : headers.c_str(),
                           headers.empty() ? 0 : static_cast<DWORD>(-1L), WINHTTP_NO_REQUEST_DATA, 0, 0, 0) ||
       !WinHttpReceiveResponse(request.h, nullptr))
-    return fail(GetLastError());
+    return redirect_failure(fail(GetLastError()), req.max_redirects);
   DWORD status = 0, size = sizeof status;
   if (!WinHttpQueryHeaders(request.h, WINHTTP_QUERY_STATUS_CODE | WINHTTP_QUERY_FLAG_NUMBER, WINHTTP_HEADER_NAME_BY_INDEX, &status,
                            &size, WINHTTP_NO_HEADER_INDEX))
     return fail(GetLastError());
   out.status = static_cast<long>(status);
   out.head = read_head(request.h, out.status);
+  if (out.head.effective_url != req.url && !out.head.effective_url.empty()) log::info("HTTP: redirected to {}", out.head.effective_url);
   if (status >= 400) {
     out.error = "The requested URL returned error: " + std::to_string(status);
     return out;
