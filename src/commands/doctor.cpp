@@ -21,6 +21,7 @@
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
+#include "cudnnctl/commands/slurm_health_run.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
@@ -56,10 +57,12 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   sub.add_option("--drive", opts->drives, "Where a Windows drive is here, e.g. C:=/mnt/c (repeatable; /mnt/<letter> is assumed)");
   sub.add_option("--site", opts->bundle_sites,
                  "A site-packages or environment folder to search for framework-bundled cuDNN (repeatable; default: as `bundle list` searches)");
+  auto slurm = std::make_shared<SlurmHealthOptions>();  // --slurm-health (docs/fleets.md#slurm)
+  add_slurm_health_options(sub, *slurm);
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, slurm](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
       if (io.json) {
         io.schema = document_schema("doctor-checks");
@@ -99,8 +102,10 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       }
       opts->windows_vars = exported.vars;
     }
+    if (slurm->any() && !slurm->gpu) opts->no_gpu = true;
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
+    if (slurm->reason_only) return slurm_reason_only(report, io);
     if (!html->empty()) {
       std::ofstream out(path_from_utf8(*html), std::ios::binary | std::ios::trunc);
       out << doctor_html(report);
@@ -109,6 +114,11 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
     }
     if (io.json) io.set_body(doctor_json(report));
     else io.out << doctor_text(report);
+    if (slurm->health) {
+      CUDNNCTL_TRY_ASSIGN(const auto outcome, run_slurm_health(report, slurm->node));
+      if (io.json) (*io.body)["slurm"] = slurm_health_json(outcome);
+      else io.out << slurm_health_text(outcome);
+    }
     return doctor_exit_code(report);
   };
 }
