@@ -10,7 +10,7 @@ skip() {  # CI sets CUDNNCTL_REQUIRE_FLEET=1 (.ci/run): there a missing engine f
   [[ -z ${CUDNNCTL_REQUIRE_FLEET:-} ]] || { echo "FAIL (CUDNNCTL_REQUIRE_FLEET is set): $*"; exit 1; }
   echo "SKIP: $*"; exit 0
 }
-CUDNNCTL=$(realpath "$1") SRC=$(realpath "$2") FIX=$3
+CUDNNCTL=$(realpath "$1") SRC=$(realpath "$2") FIX=$(realpath "$3")
 PLAYBOOK_BIN=${CUDNNCTL_ANSIBLE:+$CUDNNCTL_ANSIBLE/}ansible-playbook
 command -v "$PLAYBOOK_BIN" > /dev/null || skip "ansible-playbook is not installed (scripts/test.sh puts ansible-core into its tools venv)"
 [[ -f $FIX/fixtures.json ]] || skip "no realistic archives in $FIX (CTest fixtures.realistic_archives makes them)"
@@ -19,8 +19,8 @@ m = json.load(open(sys.argv[1])); print(m["linux"]["file"], m["version"])' "$FIX
 ARCHIVE=$FIX/$TXZ SHA=$(cut -d' ' -f1 "$FIX/$TXZ.sha256")
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export LC_ALL=C.UTF-8 ANSIBLE_NOCOLOR=1 ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_HOME=$T/ansible-home
-export ANSIBLE_COLLECTIONS_PATH=$SRC/packaging/ansible ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_PYTHON_INTERPRETER=auto_silent
-echo "ansible-core: $("$PLAYBOOK_BIN" --version | head -1)"
+export ANSIBLE_COLLECTIONS_PATH=$SRC/packaging/ansible ANSIBLE_RETRY_FILES_ENABLED=0
+version=$("$PLAYBOOK_BIN" --version 2> /dev/null); echo "ansible-core: ${version%%$'\n'*}"
 
 toolkits() {  # three empty CUDA 13 toolkits in this image's layout
   local n
@@ -32,18 +32,22 @@ toolkits() {  # three empty CUDA 13 toolkits in this image's layout
     ln -s targets/x86_64-linux/lib "$T/tk/node$n/lib64"
   done
 }
-inventory() {  # $1: the environment of node3 (YAML)
+# each host's programs load from its toolkit's library folder (the real one: the doctor does not yet see lib64, a
+# link to targets/x86_64-linux/lib, as that same folder)
+inventory() {  # $1: the loader path of node3's programs
   cat > "$T/hosts.yml" <<YML
 all:
   vars:
     ansible_connection: local
+    ansible_python_interpreter: "{{ ansible_playbook_python }}"
     cudnnctl: $CUDNNCTL
     cudnn_archive: $ARCHIVE
     cudnn_sha256: $SHA
+    cudnn_environment: {LD_LIBRARY_PATH: "{{ cuda_path }}/targets/x86_64-linux/lib"}
   hosts:
     node1: {cuda_path: $T/tk/node1}
     node2: {cuda_path: $T/tk/node2}
-    node3: {cuda_path: $T/tk/node3, cudnn_environment: $1}
+    node3: {cuda_path: $T/tk/node3, cudnn_environment: {LD_LIBRARY_PATH: "$1"}}
 YML
 }
 play() { "$PLAYBOOK_BIN" -i "$T/hosts.yml" "$SRC/docs/examples/ansible/install-cudnn.yml" "$@"; }
@@ -53,7 +57,7 @@ recap() {  # recap LOG HOST OK CHANGED FAILED
 }
 snapshot() { (cd "$T/tk" && find . -print0 | sort -z | xargs -0 ls -ld --time-style=+%s.%N | sha256sum); }
 
-toolkits; inventory '{}'
+toolkits; inventory '{{ cuda_path }}/targets/x86_64-linux/lib'
 before=$(snapshot)
 play --check --diff > "$T/check.log" || { cat "$T/check.log"; echo "FAIL: --check failed"; exit 1; }
 for n in 1 2 3; do recap "$T/check.log" node$n 2 1 0; done
@@ -79,7 +83,7 @@ echo "second run and --check: ok=3, changed=0"
 # node3's programs load a damaged libcudnn.so.9 from a folder first on LD_LIBRARY_PATH
 mkdir -p "$T/stale"
 head -c 65536 "$T/tk/node3/lib64/libcudnn.so.9" > "$T/stale/libcudnn.so.9"
-inventory "{LD_LIBRARY_PATH: $T/stale}"
+inventory "$T/stale:{{ cuda_path }}/targets/x86_64-linux/lib"
 if play > "$T/broken.log"; then cat "$T/broken.log"; echo "FAIL: the playbook passed with a damaged library first on node3's path"; exit 1; fi
 recap "$T/broken.log" node1 2 0 0; recap "$T/broken.log" node2 2 0 0; recap "$T/broken.log" node3 1 0 1
 msg=$(grep -A3 '^fatal: \[node3\]' "$T/broken.log" | grep -o '"msg": "cudnnctl doctor: [^"]*"' | head -1)

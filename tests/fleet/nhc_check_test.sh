@@ -17,7 +17,7 @@ source "$(dirname "$0")/toolkit_copy.sh"
 make_toolkit_copy "$CUDA" "$T/cuda"
 died=()
 die() { died+=("$1|$2"); }
-export CUDNNCTL_NHC=$CUDNNCTL
+export CUDNNCTL_NHC=$CUDNNCTL LD_LIBRARY_PATH=$T/cuda/lib64
 source "$SRC/packaging/nhc/cudnnctl.nhc"
 
 check_cudnnctl --cuda-path "$T/cuda" || { echo "FAIL: the healthy toolkit failed: ${died[*]}"; exit 1; }

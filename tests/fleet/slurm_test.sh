@@ -42,7 +42,7 @@ chmod 700 "$T/munge"
 source "$(dirname "$0")/toolkit_copy.sh"
 TK=$T/cuda
 make_toolkit_copy "$CUDA" "$TK"
-"$CUDNNCTL" doctor --no-gpu --cuda-path "$TK" > "$T/doctor.txt" || [[ $? == 11 ]] ||
+LD_LIBRARY_PATH=$TK/lib64 "$CUDNNCTL" doctor --no-gpu --cuda-path "$TK" > "$T/doctor.txt" || [[ $? == 11 ]] ||
   { cat "$T/doctor.txt"; fail "the doctor does not find the toolkit copy healthy"; }
 
 # munge with its own key and socket
@@ -54,10 +54,11 @@ PIDS+=($!)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 NODE=$(hostname -s)
 CTLD_PORT=$(free_port) SLURMD_PORT=$(free_port)
-# the HealthCheckProgram: cudnnctl on the toolkit, node name from `hostname -s`, scontrol on this cluster
+# the HealthCheckProgram: cudnnctl on the toolkit (first on the loader path, as on the nodes' jobs), node name from
+# `hostname -s`, scontrol on this cluster
 cat > "$T/health.sh" <<SH
 #!/bin/sh
-export SLURM_CONF=$T/slurm.conf PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export SLURM_CONF=$T/slurm.conf PATH=/usr/sbin:/usr/bin:/sbin:/bin LD_LIBRARY_PATH=$TK/lib64
 echo "--- \$(date +%T)" >> $T/health.log
 exec "$CUDNNCTL" doctor --slurm-health --cuda-path "$TK" >> $T/health.log 2>&1
 SH

@@ -28,7 +28,8 @@ options:
     default: cudnnctl
   require_healthy:
     description:
-      - Fail the host when a check failed, with each failed check's id and finding in C(msg).
+      - Fail the host when a check failed, with each failed check's id and finding in C(msg) (the facts are then
+        not set).
     type: bool
     default: false
 author:
@@ -97,7 +98,8 @@ def main():
     failed = failed_checks(doc)
     result = dict(changed=False, ansible_facts=dict(cudnnctl=doc), failed_checks=failed)
     if failed and module.params['require_healthy']:
-        module.fail_json(msg='cudnnctl doctor: %s' % '; '.join(failed), **result)
+        # the failed checks only: the whole document would bury the message
+        module.fail_json(msg='cudnnctl doctor: %s' % '; '.join(failed), changed=False, failed_checks=failed)
     module.exit_json(**result)
 
 

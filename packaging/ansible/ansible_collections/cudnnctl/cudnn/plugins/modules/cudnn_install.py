@@ -160,7 +160,7 @@ def install(module, exe):
     else:
         root = toolkit_root(plan)
         before = receipt_version(root)
-        would_change = bool(plan.get('changed'))
+        would_change = bool(plan.get('changed'))  # a dry run's changed: would change
         after = (archive_version(module, exe, p['archive']) if would_change else before) or before
     if module.check_mode:
         return dict(changed=would_change, before=before, after=after, toolkit=root, summary=plan.get('summary', ''), cudnnctl=plan)
