@@ -34,6 +34,30 @@
 
 namespace cudnnctl {
 
+namespace {
+
+// The report's outputs: --html FILE, then the text or the JSON document, or what --slurm-health (after them) and
+// --slurm-reason (instead of them) make of it.
+Result<ExitCode> write_doctor_outputs(const DoctorReport& report, const std::string& html, const SlurmHealthOptions& slurm, Io& io) {
+  if (!html.empty()) {
+    std::ofstream out(path_from_utf8(html), std::ios::binary | std::ios::trunc);
+    out << doctor_html(report);
+    out.close();
+    if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", html), "check that its folder exists and is writable", html);
+  }
+  if (slurm.reason_only) return slurm_reason_only(report, io);
+  if (io.json) io.set_body(doctor_json(report));
+  else io.out << doctor_text(report);
+  if (slurm.health) {
+    CUDNNCTL_TRY_ASSIGN(const auto outcome, run_slurm_health(report, slurm.node));
+    if (io.json) (*io.body)["slurm"] = slurm_health_json(outcome);
+    else io.out << slurm_health_text(outcome);
+  }
+  return doctor_exit_code(report);
+}
+
+} // namespace
+
 CommandRun setup_doctor(CLI::App& sub, Io&) {
   auto opts = std::make_shared<DoctorOptions>();
   sub.add_option("--cuda-path", opts->cuda_path, "The CUDA toolkit to diagnose (default: found from the environment)");
@@ -105,21 +129,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
     if (slurm->any() && !slurm->gpu) opts->no_gpu = true;
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
-    if (slurm->reason_only) return slurm_reason_only(report, io);
-    if (!html->empty()) {
-      std::ofstream out(path_from_utf8(*html), std::ios::binary | std::ios::trunc);
-      out << doctor_html(report);
-      out.close();
-      if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
-    }
-    if (io.json) io.set_body(doctor_json(report));
-    else io.out << doctor_text(report);
-    if (slurm->health) {
-      CUDNNCTL_TRY_ASSIGN(const auto outcome, run_slurm_health(report, slurm->node));
-      if (io.json) (*io.body)["slurm"] = slurm_health_json(outcome);
-      else io.out << slurm_health_text(outcome);
-    }
-    return doctor_exit_code(report);
+    return write_doctor_outputs(report, *html, *slurm, io);
   };
 }
 
