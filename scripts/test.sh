@@ -9,23 +9,25 @@ source scripts/packages.sh
 # catch2: the unit tests; time, openssl: the benches; llvm-14 (llvm-objdump), binutils (readelf): the real-files
 # corpus's independent readers; zip, unzip, p7zip-full, xz-utils, libarchive-tools, zipcmp/zipmerge/ziptool: test
 # archives made by other tools (and the benches); g++-mingw-w64 + wine64: real PE files and cudnnctl.exe under
-# wine; chromium + fonts: the doctor's HTML page rendered; ansible-core: the Ansible role; clang +
+# wine; chromium + fonts: the doctor's HTML page rendered; slurm-wlm + munge: the one-node Slurm cluster of
+# fleet.slurm_health; clang +
 # libclang-rt-14-dev: the libFuzzer build (.ci/run); python3-jsonschema + python3-yaml: the Scoop/winget
 # manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs.
 TEST_PACKAGES=(catch2 time openssl zip unzip xz-utils p7zip-full libarchive-tools zipcmp zipmerge ziptool llvm-14 binutils
-               g++-mingw-w64-x86-64-posix wine64 chromium fonts-dejavu-core ansible-core
+               g++-mingw-w64-x86-64-posix wine64 chromium fonts-dejavu-core slurm-wlm munge
                clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv
                prometheus prometheus-node-exporter)
 ensure_packages tests "${TEST_PACKAGES[@]}"
 
-# uv and auditwheel from PyPI, in a private venv, for packaging.wheel_uv and packaging.wheel_auditwheel (the tests
-# themselves download nothing; without these they report skipped)
+# uv and auditwheel from PyPI, in a private venv, for packaging.wheel_uv and packaging.wheel_auditwheel, and
+# ansible-core (pinned: the newest for Debian 12's Python 3.11) for fleet.ansible_playbook and fleet.ansible_sanity
+# (the wheel tests download nothing; ansible-test sanity installs its linters from PyPI; without these they skip)
 TOOLS=${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-test-tools
-if [[ ! -x $TOOLS/bin/uv || ! -x $TOOLS/bin/auditwheel ]]; then
-  { python3 -m venv "$TOOLS" && "$TOOLS/bin/pip" install -q "uv==0.13.9" "auditwheel==6.8.2"; } >&2 ||
-    echo "test: uv and auditwheel could not be installed into $TOOLS: the wheel tests that need them skip" >&2
+if [[ ! -x $TOOLS/bin/uv || ! -x $TOOLS/bin/auditwheel || ! -x $TOOLS/bin/ansible-test ]]; then
+  { python3 -m venv "$TOOLS" && "$TOOLS/bin/pip" install -q "uv==0.13.9" "auditwheel==6.8.2" "ansible-core==2.19.14"; } >&2 ||
+    echo "test: uv, auditwheel and ansible-core could not be installed into $TOOLS: the tests that need them skip" >&2
 fi
-export CUDNNCTL_UV=$TOOLS/bin/uv CUDNNCTL_AUDITWHEEL=$TOOLS/bin/auditwheel
+export CUDNNCTL_UV=$TOOLS/bin/uv CUDNNCTL_AUDITWHEEL=$TOOLS/bin/auditwheel CUDNNCTL_ANSIBLE=$TOOLS/bin
 
 scripts/setup.sh -DCUDNNCTL_TESTS=ON >&2
 # the real-files corpus (label real: 6.7 GB of NVIDIA's wheels) runs on its own after tests/real/fetch_corpus.py:

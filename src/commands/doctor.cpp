@@ -22,6 +22,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/fleet_files.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
+#include "cudnnctl/commands/slurm_health_run.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
@@ -92,6 +93,28 @@ std::shared_ptr<FixOptions> add_fix_options(CLI::App& sub, CLI::Option* list_che
   return fo;
 }
 
+// The report's outputs: --html FILE, then the text or the JSON document, or what --slurm-health (after them) and
+// --slurm-reason (instead of them) make of it.
+Result<ExitCode> write_doctor_outputs(const DoctorReport& report, const std::string& html, const FleetFiles& fleet,
+                                      const SlurmHealthOptions& slurm, Io& io) {
+  CUDNNCTL_TRY(write_fleet_files(fleet, report));
+  if (!html.empty()) {
+    std::ofstream out(path_from_utf8(html), std::ios::binary | std::ios::trunc);
+    out << doctor_html(report);
+    out.close();
+    if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", html), "check that its folder exists and is writable", html);
+  }
+  if (slurm.reason_only) return slurm_reason_only(report, io);
+  if (io.json) io.set_body(doctor_json(report));
+  else io.out << doctor_text(report);
+  if (slurm.health) {
+    CUDNNCTL_TRY_ASSIGN(const auto outcome, run_slurm_health(report, slurm.node));
+    if (io.json) (*io.body)["slurm"] = slurm_health_json(outcome);
+    else io.out << slurm_health_text(outcome);
+  }
+  return doctor_exit_code(report);
+}
+
 } // namespace
 
 CommandRun setup_doctor(CLI::App& sub, Io&) {
@@ -117,11 +140,13 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   sub.add_option("--site", opts->bundle_sites,
                  "A site-packages or environment folder to search for framework-bundled cuDNN (repeatable; default: as `bundle list` searches)");
   auto fleet = add_fleet_file_options(sub);  // --prometheus, --nfd: files for node_exporter and NFD (docs/fleets.md)
+  auto slurm = std::make_shared<SlurmHealthOptions>();  // --slurm-health (docs/fleets.md#slurm)
+  add_slurm_health_options(sub, *slurm);
   const auto fo = add_fix_options(sub, list_checks_flag);
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
-  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet, fo](Io& io) -> Result<ExitCode> {
+  return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet, slurm, fo](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
       if (io.json) {
         io.schema = document_schema("doctor-checks");
@@ -159,18 +184,10 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       opts->windows_vars = exported.vars;
     }
     if (fo->fix->count() || fo->yes || fo->dry_run) return run_doctor_fix(*opts, *fo, io);
+    if (slurm->any() && !slurm->gpu) opts->no_gpu = true;
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);
-    CUDNNCTL_TRY(write_fleet_files(*fleet, report));
-    if (!html->empty()) {
-      std::ofstream out(path_from_utf8(*html), std::ios::binary | std::ios::trunc);
-      out << doctor_html(report);
-      out.close();
-      if (!out) return fail(ErrorCode::io, fmt::format("cannot write the HTML report '{}'", *html), "check that its folder exists and is writable", *html);
-    }
-    if (io.json) io.set_body(doctor_json(report));
-    else io.out << doctor_text(report);
-    return doctor_exit_code(report);
+    return write_doctor_outputs(report, *html, *fleet, *slurm, io);
   };
 }
 

@@ -151,24 +151,6 @@ Result<InstallPlan> plan_for(const InstallRequest& req, const Toolkit& tk, const
   return plan;
 }
 
-// Writes nothing: the hash is checked first, the plan comes from the listing.
-Result<InstallOutcome> dry_run_install(const InstallRequest& req, const Toolkit& tk, const InstallFs& fs) {
-  log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
-  CUDNNCTL_TRY(verify_file(req));
-  ReadOptions ro;
-  ro.name_encoding = req.name_encoding;
-  log::Phase plan_phase("plan (from the listing)");
-  CUDNNCTL_TRY_ASSIGN(auto listing, list_archive(req.archive_path, req.name.format, ro));
-  CUDNNCTL_TRY(check_listing(listing, policy_for(req)));
-  CUDNNCTL_TRY_ASSIGN(auto plan, plan_for(req, tk, listing, fs));
-  InstallOutcome out;
-  out.dry_run = true;
-  out.plan = std::move(plan);
-  out.warnings = out.plan.warnings;
-  out.summary = fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size());
-  return out;
-}
-
 // The same archive is installed already: intact (nothing to do: `out` is the answer), or with some files
 // differing from the receipt (returned: those to re-place).
 struct SameArchive {
@@ -195,6 +177,35 @@ Result<SameArchive> compare_with_installed(const InstallRequest& req, const Tool
   }
   for (const auto& p : problems) out.warnings.push_back("repairing: " + p);
   return SameArchive{false, differing_files(*previous, tk.root, fs)};
+}
+
+// Writes nothing: the hash is checked first, the plan comes from the listing.
+// `changed` says whether the install would change the toolkit: false when this very archive is installed intact.
+Result<InstallOutcome> dry_run_install(const InstallRequest& req, const Toolkit& tk, const InstallFs& fs) {
+  log::info("install: dry run of {} into {}", req.name.canonical, tk.root);
+  CUDNNCTL_TRY(verify_file(req));
+  ReadOptions ro;
+  ro.name_encoding = req.name_encoding;
+  log::Phase plan_phase("plan (from the listing)");
+  CUDNNCTL_TRY_ASSIGN(auto listing, list_archive(req.archive_path, req.name.format, ro));
+  CUDNNCTL_TRY(check_listing(listing, policy_for(req)));
+  CUDNNCTL_TRY_ASSIGN(auto plan, plan_for(req, tk, listing, fs));
+  InstallOutcome out;
+  out.dry_run = true;
+  out.plan = std::move(plan);
+  out.warnings = out.plan.warnings;
+  CUDNNCTL_TRY_ASSIGN(const auto previous, read_receipt(state_dir_of(tk), fs, tk.root));
+  CUDNNCTL_TRY_ASSIGN(const auto same, compare_with_installed(req, tk, previous, fs, out));
+  if (same.intact) {
+    out.summary += "; nothing would change";
+    return out;
+  }
+  out.changed = true;  // would change
+  out.summary = same.repair.empty()
+                    ? fmt::format("would install {} into {} ({} steps); nothing was written", req.name.canonical, tk.root, out.plan.steps.size())
+                    : fmt::format("would repair {} in {}: {} file{} to re-place; nothing was written", req.name.canonical, tk.root,
+                                  same.repair.size(), same.repair.size() == 1 ? "" : "s");
+  return out;
 }
 
 // Removes the state folder at the end of a run that created it and left nothing in it.

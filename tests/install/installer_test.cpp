@@ -57,6 +57,7 @@ TEST_CASE("Windows zip into a CUDA 12.4 Windows tree: placed, receipted, idempot
   const auto dry = install_archive(request(a, root, true), *fs_);
   REQUIRE(dry);
   CHECK(dry->dry_run);
+  CHECK(dry->changed);  // would change
   CHECK_FALSE(dry->plan.steps.empty());
   CHECK(snapshot(root) == before);
   CHECK_FALSE(fs::exists(root / ".cudnnctl"));  // a dry run writes nothing
@@ -90,9 +91,19 @@ TEST_CASE("Windows zip into a CUDA 12.4 Windows tree: placed, receipted, idempot
   REQUIRE(again);
   CHECK_FALSE(again->changed);
   CHECK_THAT(again->summary, Catch::Contains("already installed"));
+  // the dry run of the same archive: nothing would change (Ansible's check mode reads this)
+  const auto dry_again = install_archive(request(a, root, true), *fs_);
+  REQUIRE(dry_again);
+  CHECK_FALSE(dry_again->changed);
+  CHECK_THAT(dry_again->summary, Catch::Contains("nothing would change"));
 
   // a file emptied behind our back (antivirus) is found and repaired
   std::ofstream(root / "bin/cudnn_ops64_9.dll", std::ios::trunc).close();
+  const auto dry_repair = install_archive(request(a, root, true), *fs_);
+  REQUIRE(dry_repair);
+  CHECK(dry_repair->changed);
+  CHECK_THAT(dry_repair->summary, Catch::Contains("would repair") && Catch::Contains("1 file to re-place"));
+  CHECK(fs::file_size(root / "bin/cudnn_ops64_9.dll") == 0);
   const auto repaired = install_archive(request(a, root), *fs_);
   REQUIRE(repaired);
   CHECK(repaired->changed);
