@@ -184,7 +184,7 @@ std::vector<CudaErrorMention> cuda_errors_in(std::string_view text) {
     number = std::atoi(m[1].str().c_str()), api = f.api;
     break;
   }
-  const CudaError* text_row = by_text(lower, names_cuda || number >= 0 ? 8 : 28);
+  const CudaError* text_row = by_text(lower, names_cuda || number >= 0 ? 8 : 24);
   if (!out.empty()) {
     if (number >= 0) out.front().number = number;
     return out;

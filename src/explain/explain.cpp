@@ -102,6 +102,8 @@ constexpr LogPattern k_patterns[] = {
     {{"winerror 1455"}, {"loader.paging-file"}},
     {{"paging file is too small"}, {"loader.paging-file"}},
     {{"is not compatible with the current pytorch installation"}, {"device.arch.program-build", "device.arch.too-new-gpu"}},
+    // cudaErrorSystemNotReady's text where the line names no CUDA (gpu-burn, NCCL): NVSwitch systems without the fabric manager.
+    {{"system not yet initialized"}, {"driver.fabric-manager", "driver.init"}},
 };
 
 constexpr std::size_t k_max_line = 4096;  // read of each line
@@ -301,7 +303,7 @@ ExplainMatch pattern_match(const LogPattern& p, const std::string& cut, std::siz
 bool worth_decoding(const std::string& lower) {
   static constexpr std::string_view hints[] = {"cudnn", "status_", ".so", ".dll", "cuda", "driver", "kernel image", "training mode",
                                                "winerror", "error code", "symbol", "glibc", "capability", "not found", "nvrtc", "cublas",
-                                               "gpu", "ptx", "contiguous"};
+                                               "gpu", "ptx", "contiguous", "assert", "illegal", "launch", "initialized"};
   for (auto h : hints)
     if (lower.find(h) != std::string::npos) return true;
   return false;

@@ -184,7 +184,7 @@ std::optional<Verdict> cuda_error_verdict(const LinePieces& p) {
     auto detail = fmt::format("{} ({}{}): {}", e.name, m.said, m.old_numbering ? ", a number of CUDA 10.0 or older" : "", e.meaning);
     switch (e.kind) {
     case CudaErrorKind::setup:
-      if (p.gpu && p.gpu->no_kernel_image && p.gpu->cudnn_named) return std::nullopt;  // cuDNN's own kernels: the GPU statement's verdict
+      if (p.gpu && p.gpu->no_kernel_image) return std::nullopt;  // whose kernels are missing: the GPU statement's verdict
       if (e.signature == "driver.no-device") return Verdict{e.signature, {"driver.none"}, detail, nullptr};  // no GPU, or no driver loaded
       return Verdict{e.signature, {}, detail, nullptr};
     case CudaErrorKind::kernel: return Verdict{e.signature, {"workload.out-of-memory"}, detail, nullptr};

@@ -124,7 +124,7 @@ TEST_CASE("cuda_errors_in reads CUDA errors by name, text and number in the word
       {"RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination",
        "cudaErrorSystemDriverMismatch", 803, false},
       {"ERROR 03-26 05:25:01 engine.py:389] ... Error 804: forward compatibility was attempted on non supported HW",
-       "cudaErrorCompatNotSupportedOnDevice", 804, false},
+       "cudaErrorCompatNotSupportedOnDevice", -1, false},  // no CUDA named: the text decides, the number is not read
       {"ExternalError:  Cuda error(35), CUDA driver version is insufficient for CUDA runtime version.", "cudaErrorInsufficientDriver", 35, false},
       {"Check failed: cudaSuccess == cudaStat (0 vs. 35) Cuda Error: CUDA driver version is insufficient for CUDA runtime version",
        "cudaErrorInsufficientDriver", 35, false},
