@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -19,12 +20,16 @@
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/explain/explain.hpp"
-#include "cudnnctl/explain/log_fold.hpp"
+#include "cudnnctl/explain/log_reader.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/env/library_lookup.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/platform/dynlib.hpp"
+#include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
@@ -50,7 +55,8 @@ struct Here {
   std::string not_checked;  // why not (the message is from another OS), when !checked
   LibraryLookup lookup;
   std::vector<std::string> gpu;  // the GPU and driver findings
-  bool any() const { return checked || !not_checked.empty() || !gpu.empty(); }
+  std::vector<std::string> doctor;  // the doctor's own check for the condition the signature names, run here
+  bool any() const { return checked || !not_checked.empty() || !gpu.empty() || !doctor.empty(); }
 };
 
 class HereChecker {
@@ -61,6 +67,7 @@ public:
   Here check(const ExplainMatch& m) {
     Here h;
     h.gpu = gpu_.findings(m);
+    h.doctor = doctor_findings(m);
     if (m.library.empty()) return h;
     const auto os = m.library_windows ? Os::windows : Os::linux_os;
     if (os != host_.os) {
@@ -74,6 +81,24 @@ public:
   }
 
 private:
+  // One knowledge base: a signature a doctor check reports names that check, and --here runs it (once per check).
+  std::vector<std::string> doctor_findings(const ExplainMatch& m) {
+    const std::string check(m.signature->check);
+    if (check == "explain" || !find_check(check)) return {};
+    auto it = doctor_runs_.find(check);
+    if (it == doctor_runs_.end()) {
+      DoctorOptions o;
+      o.only_checks = {check};
+      o.self_exe = platform::self_executable();
+      platform::ProcessEnvironment env;
+      std::vector<std::string> lines;
+      for (const auto& c : run_doctor(o, env).checks)
+        lines.push_back(fmt::format("doctor {}: {}: {}", c.id, to_string(c.status), c.finding));
+      it = doctor_runs_.emplace(check, std::move(lines)).first;
+    }
+    return it->second;
+  }
+
   // The folder the loader would take libcudnn from (cuDNN 9, else 8): where --here reads the GPU code.
   std::string cudnn_dir() {
     if (!places_) places_ = places();
@@ -103,12 +128,14 @@ private:
   platform::HostPlatform host_ = platform::detect_host();
   std::optional<LookupPlaces> places_;
   GpuHereChecker gpu_;
+  std::map<std::string, std::vector<std::string>> doctor_runs_;  // check id -> its findings here
 };
 
 nlohmann::json here_json(const Here& h) {
   if (!h.checked) {
     nlohmann::json j{{"checked", false}, {"why_not", h.not_checked}};
     if (!h.gpu.empty()) j["gpu"] = h.gpu;
+    if (!h.doctor.empty()) j["doctor"] = h.doctor;
     return j;
   }
   const auto& l = h.lookup;
@@ -116,6 +143,7 @@ nlohmann::json here_json(const Here& h) {
                    {"via", l.via}, {"other_copies", l.other_copies}};
   if (!l.named_dir.empty()) j["named_file_exists"] = l.named_file_exists;
   if (!h.gpu.empty()) j["gpu"] = h.gpu;
+  if (!h.doctor.empty()) j["doctor"] = h.doctor;
   return j;
 }
 
@@ -134,6 +162,7 @@ std::string library_here_text(const Here& h) {
 std::string here_text(const Here& h) {
   auto out = library_here_text(h);
   for (const auto& g : h.gpu) out += (out.empty() ? "" : "\n  here: ") + g;
+  for (const auto& d : h.doctor) out += (out.empty() ? "" : "\n  here: ") + d;
   return out;
 }
 
@@ -216,7 +245,8 @@ nlohmann::json match_json(const ExplainMatch& m, const std::string& cuda_path, c
                    {"title", m.signature->title}, {"layer", m.signature->layer}, {"check", m.signature->check},
                    {"harmless", m.signature->harmless}, {"cause", m.signature->cause}, {"fix", fix_text(*m.signature, cuda_path)},
                    {"detail", m.detail},       {"also", also},
-                   {"folded_under", m.folded_under ? nlohmann::json(m.folded_under) : nlohmann::json()}};
+                   {"folded_under", m.folded_under ? nlohmann::json(m.folded_under) : nlohmann::json()},
+                   {"role", m.signature->harmless ? "harmless" : m.folded_under ? "collateral" : "root"}};
   if (!m.library.empty()) j["library"] = m.library;
   if (here && here->any()) j["here"] = here_json(*here);
   return j;
@@ -281,15 +311,14 @@ CommandRun setup_explain(CLI::App& sub, Io&) {
     std::istream& in = file ? *file : std::cin;
     std::size_t matches = 0, harmless = 0;
     std::vector<Group> groups;
-    CauseFolder folder;  // a later message that follows from an earlier cause is folded under it
+    LogReader reader;  // the first error first: a later message that follows from an earlier cause is folded under it
     HereChecker checker(opts->driver_library);
     if (io.json)
       io.out << "{\n  \"source\": " << json_text(opts->input) << ",\n  \"matches\": [";
     // Matches are written as they are found (JSON) or grouped by signature (text): nothing grows with the log.
-    const auto scan = scan_lines(in, [&](std::string_view line, std::size_t line_no) {
-      for (auto& m : explain_line(line, line_no)) {
+    const auto take = [&](std::vector<ExplainMatch> found) {
+      for (auto& m : found) {
         harmless += m.signature->harmless ? 1 : 0;
-        folder.fold(m);
         const auto here = opts->here ? std::optional<Here>(checker.check(m)) : std::nullopt;
         if (io.json) {
           io.out << (matches ? ",\n" : "\n") << indented(json_text(match_json(m, opts->cuda_path, here ? &*here : nullptr)));
@@ -301,7 +330,10 @@ CommandRun setup_explain(CLI::App& sub, Io&) {
         }
         ++matches;
       }
-    });
+    };
+    const auto scan = scan_lines(in, [&](std::string_view line, std::size_t line_no) { take(reader.feed(line, line_no)); });
+    take(reader.finish());
+    const auto& folder = reader.folder();
     if (scan.truncated) io.warn(fmt::format("read only the first {} MiB of {}", k_max_input >> 20, opts->input == "-" ? "standard input" : opts->input));
     const std::size_t actionable = matches - harmless;
     const auto code = actionable ? ExitCode::problems_found : ExitCode::ok;

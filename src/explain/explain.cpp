@@ -1,5 +1,6 @@
 #include "cudnnctl/explain/explain.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -9,7 +10,9 @@
 
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/explain/library_list.hpp"
 #include "cudnnctl/explain/log_fold.hpp"
+#include "cudnnctl/explain/log_reader.hpp"
 #include "cudnnctl/explain/verdict.hpp"
 
 namespace cudnnctl {
@@ -25,6 +28,8 @@ constexpr LogPattern k_patterns[] = {
     // Noise: PyTorch's plan warning carries CUDNN_STATUS_NOT_SUPPORTED, but another plan runs; the status alone would
     // name a failure.
     {{"plan failed with a cudnnexception"}, {"workload.plan-warning"}, true},
+    // TensorRT's notice that CUDA_MODULE_LOADING is not LAZY: nothing failed (no signature: named as nothing).
+    {{"cuda lazy loading is not enabled"}, {""}, true},
     // The package resolver, not the loader: a wheel's version pin names nvidia-* libraries that are not missing.
     {{"requires nvidia-", "but you have nvidia-"}, {"packages.pip-pin"}, true},
     {{"depends on nvidia-", "-cu1"}, {"packages.pip-pin"}, true},
@@ -34,13 +39,17 @@ constexpr LogPattern k_patterns[] = {
     {{"was unable to find an engine"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}, true},
     {{"cudnn_frontend", "execution plan"}, {"workload.engine-not-found", "framework.cudnn-older", "device.arch.too-new-gpu"}, true},
     {{"cudnngraphnotsupportederror"}, {"workload.engine-not-found", "framework.cudnn-older"}, true},
+    // Look-alikes whose wording names the cause: a kernel's device-side assertion ("block: [..], thread: [..]
+    // Assertion `..` failed."), cuBLAS's handle and XLA's algorithm picker failing for want of memory.
+    {{"block: [", "thread: [", "assertion"}, {"workload.kernel-fault"}, true},
+    {{"cublas_status_not_initialized", "cublascreate"}, {"workload.out-of-memory", "driver.version"}, true},
+    {{"failed to determine best cudnn convolution algorithm"}, {"workload.out-of-memory", "workload.engine-not-found"}, true},
+    // NVRTC opens its builtins library (libnvrtc-builtins.so.X.Y, nvrtc-builtins64_XY.dll) of its own release at run time.
+    {{"failed to open libnvrtc-builtins"}, {"loader.cuda-runtime", "loader.runtime_deps"}, true},
+    {{"nvrtc-builtins64_", "could not"}, {"loader.cuda-runtime", "loader.runtime_deps"}, true},
     // Noise from TensorFlow/XLA: it names cuDNN but nothing failed.
     {{"unable to register cu", "factory"}, {"loader.factory-registered"}, true},
     {{"attempting to register factory for plugin"}, {"loader.factory-registered"}, true},
-    // Facts of the machine (WSL's driver copies, cuda-compat) no piece of a message can know.
-    {{"/usr/lib/wsl/lib/", "is not a symbolic link"}, {"driver.wsl.copies"}, true},
-    {{"unsupported display driver / cuda driver combination"}, {"driver.compat-shadows", "driver.version"}, true},
-    {{"cuda_error_system_driver_mismatch"}, {"driver.compat-shadows"}, true},
     // Framework wrappers whose own fix (ONNX Runtime's CUDA/cuDNN table, Paddle's loader) is more specific than
     // the library named inside them; the library still goes into the detail.
     {{"third-party dynamic library", "paddle"}, {"framework.paddle-dynload", "loader.cudnn-major", "loader.cuda-runtime"}, true},
@@ -49,21 +58,14 @@ constexpr LogPattern k_patterns[] = {
     {{"failed to create cudaexecutionprovider"}, {"loader.onnxruntime", "loader.cudnn-major", "loader.cuda-runtime"}, true},
     {{"cuda_path is set but cuda wasn"}, {"loader.onnxruntime", "loader.cuda-runtime"}, true},
     {{"loadlibrary failed with error 126"}, {"loader.onnxruntime", "loader.needed.windows"}, true},
-    // TensorFlow's summary line and the driver tools' own words: they name no library, status or version.
+    // TensorFlow's summary line: it names no library, status or version.
     {{"cannot dlopen some gpu libraries"}, {"loader.tf-cannot-dlopen"}, true},
-    {{"cuda_error_stub_library"}, {"driver.stub", "driver.stubs-on-path"}, true},
-    {{"cuda version: err!"}, {"driver.wsl.linux-driver", "driver.init"}, true},
-    {{"nvidia-smi has failed because it couldn't communicate with the nvidia driver"}, {"driver.init", "driver.wsl.linux-driver"}, true},
 
     // Fallback: what the pieces usually decide, kept for wordings whose pieces do not parse (no version numbers,
-    // no file name, a status spelt otherwise).
+    // no file name, a status spelt otherwise). The messages of the doctor's own conditions (the driver, the
+    // sub-libraries, the Windows load errors) are declared by their rows in data/failure-signatures.json.
     {{"glibcxx_", "not found"}, {"loader.glibc"}},
     {{"glibc_2.", "not found"}, {"loader.glibc"}},
-    {{"undefined symbol: cudnn"}, {"loader.sublibrary.elsewhere", "files.versions.mixed"}},
-    {{"libcudnn", "undefined symbol"}, {"loader.sublibrary.elsewhere", "files.versions.mixed"}},
-    {{"sublibrary_version_mismatch"}, {"files.versions.mixed", "loader.versions.mixed", "loader.version_checks"}},
-    {{"sublibrary_loading_failed"}, {"files.complete", "loader.version_checks"}},
-    {{"sublibrary_unavailable"}, {"files.complete", "loader.version_checks"}},
     {{"loaded runtime cudnn library"}, {"framework.cudnn-older", "files.search_path", "bundles.found"}},
     {{"cudnn version incompatibility"}, {"framework.cudnn-older", "files.search_path", "bundles.found"}},
     {{"found cudnn version", "built against"}, {"framework.cudnn-older", "files.search_path"}},
@@ -74,16 +76,6 @@ constexpr LogPattern k_patterns[] = {
     {{"cudnn not available for your platform"}, {"framework.cudnn-not-found", "files.cudnn"}},
     {{"dnn library not found"}, {"framework.cudnn-not-found", "files.cudnn"}},
     {{"could not load dynamic library 'libcudnn"}, {"framework.cudnn-not-found", "loader.cudnn-major"}},
-    // Windows load errors whose code says more than the library named: 193 a bad image, 127 a missing export.
-    {{"winerror 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
-    {{"error code 193"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
-    {{"is not a valid win32 application"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
-    {{"\xe4\xb8\x8d\xe6\x98\xaf\xe6\x9c\x89\xe6\x95\x88\xe7\x9a\x84 win32"}, {"files.dlls.bad-image", "files.dlls", "files.receipt"}},
-    {{"winerror 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
-    {{"error code 127"}, {"files.versions.mixed", "loader.sublibrary.elsewhere"}},
-    // cuDNN opening cuBLASLt/NVRTC itself (the line names a cuDNN library and the runtime library it wants).
-    {{"libcudnn", "libnvrtc", "cannot open shared object file"}, {"loader.runtime_deps", "loader.cuda-runtime", "loader.cuda-majors"}},
-    {{"libcudnn", "libcublas", "cannot open shared object file"}, {"loader.runtime_deps", "loader.cuda-runtime", "loader.cuda-majors"}},
     // A cuDNN of another major: cuDNN 8 file names (9 has no ops_infer/cnn_infer), or cuDNN 9's main library.
     {{"libcudnn", ".so.8: cannot open shared object file"}, {"loader.cudnn-major", "files.complete", "loader.needed"}},
     {{"could not load library libcudnn_", ".so.8"}, {"loader.cudnn-major", "files.complete"}},
@@ -107,35 +99,11 @@ constexpr LogPattern k_patterns[] = {
     {{"cudart64_", "could not"}, {"loader.cuda-runtime", "loader.cuda-majors"}},
     {{"nvrtc64_", "not found"}, {"loader.cuda-runtime", "loader.runtime_deps"}},
     {{"nvrtc64_", "could not"}, {"loader.cuda-runtime", "loader.runtime_deps"}},
-    {{"unable to load any of {libcudnn"}, {"files.complete", "loader.load.aborted"}},
-    {{"could not locate cudnn"}, {"files.complete", "loader.load.aborted"}},
-    {{"invalid handle. cannot load symbol"}, {"loader.load.aborted", "files.complete"}},
-    {{"cannot load symbol cudnn"}, {"loader.load.aborted", "files.complete"}},
-    {{"could not load library", "cudnn", "error code 126"}, {"files.complete", "loader.needed.windows", "loader.needed.vcredist"}},
-    {{"could not load library", "cudnn"}, {"files.complete", "loader.needed"}},
-    {{"zlibwapi.dll"}, {"files.dlls"}},
     {{"winerror 1455"}, {"loader.paging-file"}},
     {{"paging file is too small"}, {"loader.paging-file"}},
-    {{"winerror 126"}, {"loader.needed.windows", "files.dlls", "loader.needed.vcredist"}},
-    {{"error code 126"}, {"loader.needed.windows", "files.dlls", "loader.needed.vcredist"}},
-    {{"cannot dlopen some gpu libraries"}, {"loader.tf-cannot-dlopen"}},
-    {{"cuda_error_stub_library"}, {"driver.stub", "driver.stubs-on-path"}},
-    {{"libcuda.so.1: cannot open shared object file"}, {"driver.none"}},
-    {{"libcuda.so: cannot open shared object file"}, {"driver.none", "driver.wsl.copies"}},
-    {{"cuda driver version is insufficient"}, {"driver.none", "driver.version"}},
-    {{"found no nvidia driver"}, {"driver.none"}},
-    {{"cuda version: err!"}, {"driver.wsl.linux-driver", "driver.init"}},
-    {{"nvidia-smi has failed because it couldn't communicate with the nvidia driver"}, {"driver.init", "driver.wsl.linux-driver"}},
-    {{"cudagetdevicecount"}, {"driver.stub", "driver.stubs-on-path", "driver.none"}},
-    {{"no kernel image is available"}, {"device.arch.too-new-gpu"}},
-    {{"cudnn_status_arch_mismatch"}, {"device.arch.dropped", "device.arch.too-new-gpu"}},
     {{"is not compatible with the current pytorch installation"}, {"device.arch.program-build", "device.arch.too-new-gpu"}},
-    {{"could not create cudnn handle"}, {"device.create", "driver.version"}},
-    {{"cudnn_status_not_initialized"}, {"device.create", "driver.version"}},
-    {{"possibly insufficient driver version"}, {"driver.version", "device.create"}},
-    {{"cudnn_status_execution_failed"}, {"workload.failed-layers", "device.arch.dropped", "device.arch.too-new-gpu"}},
-    {{"error while loading shared libraries", "cannot open shared object file"}, {"loader.needed"}},
-    {{"libcudnn", "cannot open shared object file"}, {"files.complete", "loader.needed"}},
+    // cudaErrorSystemNotReady's text where the line names no CUDA (gpu-burn, NCCL): NVSwitch systems without the fabric manager.
+    {{"system not yet initialized"}, {"driver.fabric-manager", "driver.init"}},
 };
 
 constexpr std::size_t k_max_line = 4096;  // read of each line
@@ -260,8 +228,21 @@ std::string wrapper_detail(const std::string& line, const Signature& s) {
   return {};
 }
 
+// NVRTC's builtins library: of exactly its NVRTC's release, opened by NVRTC at run time.
+std::string builtins_detail(const std::string& line) {
+  static const std::regex builtins(R"((libnvrtc-builtins\.so\.([0-9]+)\.([0-9]+)|nvrtc-builtins64_([0-9]+)[0-9]\.dll))", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(line, m, builtins)) return {};
+  const auto release = m[2].matched ? fmt::format("{}.{}", m[2].str(), m[3].str()) : m[4].str();
+  return fmt::format("NVRTC cannot open its builtins library {} (CUDA {}): NVRTC opens it at run time and it must be of exactly "
+                     "NVRTC's release, beside libnvrtc on the loader path",
+                     m[1].str(), release);
+}
+
 // What the line itself says beyond the signature: the versions it compares, the library it names.
 std::string detail_of(const std::string& line, const Signature& s) {
+  if (auto d = builtins_detail(line); !d.empty()) return d;
+  if (auto list = library_list_in(line)) return list->said();
   std::smatch m;
   if (s.id == "framework.cudnn-older" || s.id == "files.search_path")
     if (auto d = framework_detail(line); !d.empty()) return d;
@@ -280,7 +261,24 @@ std::string detail_of(const std::string& line, const Signature& s) {
 
 } // namespace
 
-std::span<const LogPattern> log_patterns() { return k_patterns; }
+namespace {
+
+// The hand-written patterns, then the message shapes the signature rows declare (data/failure-signatures.json):
+// built once, in the order they are tried within their group (before the pieces, or after).
+const std::vector<LogPattern>& all_patterns() {
+  static const std::vector<LogPattern> all = [] {
+    std::vector<LogPattern> out(std::begin(k_patterns), std::end(k_patterns));
+    for (const auto& s : signatures())
+      for (const auto& m : s.messages) out.push_back({{m.all_of[0], m.all_of[1], m.all_of[2]}, {s.id, m.also[0], m.also[1]}, m.first});
+    std::stable_partition(out.begin(), out.end(), [](const LogPattern& p) { return p.before_pieces; });
+    return out;
+  }();
+  return all;
+}
+
+} // namespace
+
+std::span<const LogPattern> log_patterns() { return all_patterns(); }
 
 namespace {
 
@@ -304,7 +302,8 @@ ExplainMatch pattern_match(const LogPattern& p, const std::string& cut, std::siz
 // read (most of a training log) is not run through them.
 bool worth_decoding(const std::string& lower) {
   static constexpr std::string_view hints[] = {"cudnn", "status_", ".so", ".dll", "cuda", "driver", "kernel image", "training mode",
-                                               "winerror", "error code", "symbol", "glibc", "capability", "not found", "nvrtc", "cublas"};
+                                               "winerror", "error code", "symbol", "glibc", "capability", "not found", "nvrtc", "cublas",
+                                               "gpu", "ptx", "contiguous", "assert", "illegal", "launch", "initialized"};
   for (auto h : hints)
     if (lower.find(h) != std::string::npos) return true;
   return false;
@@ -316,13 +315,20 @@ std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_n
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const std::string cut(line.substr(0, k_max_line));
   const auto lower = lower_ascii(cut);
-  for (const auto& p : k_patterns)
-    if (p.before_pieces && fits(p, lower)) return {pattern_match(p, cut, line_no)};
+  const auto& patterns = all_patterns();
+  for (const auto& p : patterns)
+    if (p.before_pieces && fits(p, lower)) {
+      if (p.signatures[0].empty()) return {};  // known noise that names nothing
+      return {pattern_match(p, cut, line_no)};
+    }
   if (worth_decoding(lower)) {
     const auto pieces = decode_pieces(cut);  // the verdict's library points into it
     if (auto v = verdict_from(pieces)) {
+      if (v->signature.empty()) return {};  // the pieces decide: not a set-up problem (a device number, a PTX JIT notice)
       auto m = match_of(v->signature, v->also, cut, line_no);
       m.detail = v->detail.empty() ? detail_of(cut, *m.signature) : v->detail;
+      if (auto list = library_list_in(cut); list && m.detail.find(list->said()) == std::string::npos)
+        m.detail += (m.detail.empty() ? "" : "; ") + list->said();  // every entry of the loader's list, with its major
       if (v->library) {
         m.library = v->library->file;
         m.library_dir = v->library->path;
@@ -331,7 +337,7 @@ std::vector<ExplainMatch> explain_line(std::string_view line, std::size_t line_n
       return {m};
     }
   }
-  for (const auto& p : k_patterns)
+  for (const auto& p : patterns)
     if (!p.before_pieces && fits(p, lower)) return {pattern_match(p, cut, line_no)};
   return {};
 }
@@ -367,20 +373,18 @@ void CudnnMajorsSeen::annotate(std::vector<ExplainMatch>& matches) const {
 std::vector<ExplainMatch> explain_text(std::string_view text) {
   std::vector<ExplainMatch> out;
   CudnnMajorsSeen majors;
-  CauseFolder folder;
+  LogReader reader;  // the first error first: later errors that follow from it are folded under it
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
     const auto nl = text.find('\n');
     const auto line = text.substr(0, nl);
     majors.feed(line, line_no);
-    for (auto& m : explain_line(line, line_no)) {
-      folder.fold(m);
-      out.push_back(std::move(m));
-    }
+    for (auto& m : reader.feed(line, line_no)) out.push_back(std::move(m));
     if (nl == std::string_view::npos) break;
     text.remove_prefix(nl + 1);
   }
+  for (auto& m : reader.finish()) out.push_back(std::move(m));
   majors.annotate(out);
   return out;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <set>
 #include <stdexcept>
 
@@ -21,9 +22,38 @@ namespace {
 
 // A parsed table: the rows' text, and the Signature views into it.
 struct Table {
-  std::vector<std::array<std::string, 6>> text;  // id, check, title, symptom, cause, fix
+  std::vector<std::array<std::string, 8>> text;  // id, check, title, symptom, cause, fix, silent, decoded
+  std::deque<std::string> pieces;                 // the message shapes' pieces (a deque: the views stay valid)
+  std::vector<std::vector<MessageShape>> shapes;  // per row
   std::vector<Signature> rows;
 };
+
+bool lower_ascii_only(const std::string& s) {
+  return std::none_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
+
+// A row's "messages": [{"shape": [1-3 pieces], "also": [0-2 ids], "first": bool}].
+std::vector<MessageShape> shapes_of(const nlohmann::json& row, const std::string& id, Table& t) {
+  std::vector<MessageShape> out;
+  if (!row.contains("messages")) return out;
+  for (const auto& m : row.at("messages")) {
+    const auto& pieces = m.at("shape");
+    const auto also = m.value("also", nlohmann::json::array());
+    if (pieces.empty() || pieces.size() > 3) throw std::runtime_error(fmt::format("'{}' has a message shape of {} pieces (1 to 3)", id, pieces.size()));
+    if (also.size() > 2) throw std::runtime_error(fmt::format("'{}' has a message shape with {} alternatives (at most 2)", id, also.size()));
+    MessageShape s;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const auto& piece = t.pieces.emplace_back(pieces[i].get<std::string>());
+      if (piece.empty() || !lower_ascii_only(piece))
+        throw std::runtime_error(fmt::format("'{}' has a message piece that is empty or not lower case: '{}'", id, piece));
+      s.all_of[i] = piece;
+    }
+    for (std::size_t i = 0; i < also.size(); ++i) s.also[i] = t.pieces.emplace_back(also[i].get<std::string>());
+    s.first = m.value("first", false);
+    out.push_back(s);
+  }
+  return out;
+}
 
 std::string text_of(const nlohmann::json& row, const char* key, bool required, std::size_t i) {
   if (!row.contains(key)) {
@@ -46,7 +76,11 @@ Table parse_table(std::string_view json_text) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const auto& row = list[i];
     t.text.push_back({text_of(row, "id", true, i), text_of(row, "check", true, i), text_of(row, "title", true, i),
-                      text_of(row, "symptom", false, i), text_of(row, "cause", true, i), text_of(row, "fix", true, i)});
+                      text_of(row, "symptom", false, i), text_of(row, "cause", true, i), text_of(row, "fix", true, i),
+                      text_of(row, "silent", false, i), text_of(row, "decoded", false, i)});
+    t.shapes.push_back(shapes_of(row, t.text.back()[0], t));
+    if (!t.shapes.back().empty() && !t.text.back()[6].empty())
+      throw std::runtime_error(fmt::format("'{}' declares messages and is silent", t.text.back()[0]));
     if (!ids.insert(t.text.back()[0]).second) throw std::runtime_error(fmt::format("id '{}' is listed twice", t.text.back()[0]));
     const int layer = row.at("layer").get<int>();
     if (layer < 1 || layer > 5) throw std::runtime_error(fmt::format("'{}' has layer {} (1 to 5)", t.text.back()[0], layer));
@@ -54,8 +88,13 @@ Table parse_table(std::string_view json_text) {
   }
   for (std::size_t i = 0; i < t.text.size(); ++i) {
     const auto& x = t.text[i];
-    t.rows.push_back({x[0], x[1], numbers[i].first, x[2], x[3], x[4], x[5], numbers[i].second});
+    t.rows.push_back({x[0], x[1], numbers[i].first, x[2], x[3], x[4], x[5], numbers[i].second, t.shapes[i], x[6], x[7]});
   }
+  for (const auto& r : t.rows)
+    for (const auto& m : r.messages)
+      for (auto a : m.also)
+        if (!a.empty() && !ids.contains(std::string(a)))
+          throw std::runtime_error(fmt::format("'{}' names '{}' as an alternative, which is no row", r.id, a));
   return t;
 }
 

@@ -166,6 +166,38 @@ Verdict status_verdict(const CudnnStatus& s) {
   return {s.signature, also, detail};
 }
 
+// The GPU's capability against the build's: the numbers decide whether the build runs on it.
+std::optional<Verdict> capability_verdict(const CapabilityStatement& c) {
+  const bool runs = c.fit && (*c.fit == CapabilityFit::native || *c.fit == CapabilityFit::same_major || *c.fit == CapabilityFit::ptx_jit);
+  if (!c.gpu_refused && runs) return Verdict{"", {}, c.said(), nullptr};
+  if (!c.gpu_refused && !c.fit) return std::nullopt;
+  auto detail = c.said();
+  if (detail.empty()) detail = "the program's build has no code for this GPU";
+  return Verdict{"device.arch.program-build", {"device.arch.too-new-gpu", "device.arch.dropped"},
+                 detail + "; the framework's or program's build decides, not cuDNN: install a build that lists this GPU", nullptr};
+}
+
+std::optional<Verdict> cuda_error_verdict(const LinePieces& p) {
+  const bool cudnn_or_cublas = !p.statuses.empty();
+  for (const auto& m : p.cuda_errors) {
+    const auto& e = *m.error;
+    auto detail = fmt::format("{} ({}{}): {}", e.name, m.said, m.old_numbering ? ", a number of CUDA 10.0 or older" : "", e.meaning);
+    switch (e.kind) {
+    case CudaErrorKind::setup:
+      if (p.gpu && p.gpu->no_kernel_image) return std::nullopt;  // whose kernels are missing: the GPU statement's verdict
+      if (e.signature == "driver.no-device") return Verdict{e.signature, {"driver.none"}, detail, nullptr};  // no GPU, or no driver loaded
+      return Verdict{e.signature, {}, detail, nullptr};
+    case CudaErrorKind::kernel: return Verdict{e.signature, {"workload.out-of-memory"}, detail, nullptr};
+    case CudaErrorKind::memory:
+      if (!cudnn_or_cublas) return Verdict{"", {}, detail, nullptr};  // a plain out of memory is no set-up matter
+      return Verdict{e.signature, {}, detail, nullptr};
+    case CudaErrorKind::program: return Verdict{"", {}, detail, nullptr};
+    case CudaErrorKind::unknown: break;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 LinePieces decode_pieces(std::string_view line) {
@@ -176,6 +208,8 @@ LinePieces decode_pieces(std::string_view line) {
   p.version = version_statement_in(line);
   p.gpu = gpu_statement_in(line);
   p.workload = workload_lookalike_in(line);
+  p.capability = capability_statement_in(line);
+  p.cuda_errors = cuda_errors_in(line);
   const auto lower = to_lower_ascii(line);
   p.windows = verdict_names(lower, "winerror") || verdict_names(lower, "error code") || verdict_names(lower, "win32") ||
               verdict_names(lower, ".dll");
@@ -188,9 +222,17 @@ std::optional<Verdict> verdict_from(const LinePieces& p) {
   if (p.workload == WorkloadLookalike::out_of_memory)
     return Verdict{"workload.out-of-memory", {"workload.failed-layers"},
                    "cuDNN found no algorithm whose memory could be allocated: the GPU is out of memory, not a cuDNN set-up problem", nullptr};
+  if (p.workload == WorkloadLookalike::bad_input)
+    return Verdict{"workload.bad-param", {"workload.engine-not-found"},
+                   "the status's own text names its cause: an input of a layout the call does not take (make it contiguous): not a "
+                   "cuDNN set-up problem",
+                   nullptr};
   if (p.loader)
     if (auto v = loader_verdict(p)) return v;
   if (p.version) return version_verdict(*p.version);
+  if (p.capability)
+    if (auto v = capability_verdict(*p.capability)) return v;
+  if (auto v = cuda_error_verdict(p)) return v;
   if (p.gpu) return gpu_verdict(*p.gpu);
   for (const auto& s : p.statuses)
     if (s.kind != StatusKind::success) return status_verdict(s);

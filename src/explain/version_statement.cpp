@@ -89,7 +89,31 @@ std::optional<std::string> first_version_of(Side side, const std::vector<SideHit
   return std::nullopt;
 }
 
+// XLA: "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA version (12.3.107)" (or "the
+// PTX compiler version"): the driver cannot load what the newer ptxas makes from its PTX.
+std::optional<VersionStatement> ptxas_statement(const std::string& line) {
+  static const std::regex older(
+      R"(driver's CUDA version is ([0-9]+(?:\.[0-9]+)*) which is older than the (?:ptxas|PTX compiler) (?:CUDA )?version \(([0-9]+(?:\.[0-9]+)*)\))",
+      std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(line, m, older)) return std::nullopt;
+  const auto driver = parse_cuda_version(m[1].str()), ptxas = parse_cuda_version(m[2].str());
+  if (!driver || !ptxas) return std::nullopt;
+  VersionStatement v;
+  v.product = VersionProduct::driver;
+  v.product_name = "the driver's CUDA";
+  v.loaded = *driver;
+  v.built = *ptxas;
+  v.built_known = true;
+  v.older = OlderSide::loaded;
+  v.rule = "code from a ptxas of CUDA " + ptxas->text() + " needs a driver of that CUDA release or newer; XLA falls back to slower "
+           "compilation, and code that needs the newer driver fails: update the driver (or use cuda-compat, or a jax/ptxas of CUDA " +
+           driver->text() + ")";
+  return v;
+}
+
 std::optional<VersionStatement> driver_statement(const std::string& line, const std::string& lower) {
+  if (auto v = ptxas_statement(line)) return v;
   static const std::regex too_old(R"(driver[^.]*too old \(found version ([0-9]+)\))", std::regex::icase);
   std::smatch m;
   if (!std::regex_search(line, m, too_old)) return std::nullopt;

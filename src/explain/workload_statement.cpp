@@ -23,6 +23,9 @@ std::optional<WorkloadLookalike> workload_lookalike_in(std::string_view text) {
   // An out-of-memory report only counts when it is about a cuDNN call (a plain "CUDA out of memory" is no cuDNN matter).
   if (workload_says(lower, "cudnn") && (workload_says(lower, "out of memory") || workload_says(lower, "ran out of memory")))
     return WorkloadLookalike::out_of_memory;
+  // A status whose own text names its cause: an input of a layout the call does not take.
+  if (workload_says(lower, "non-contiguous input") || workload_says(lower, "input is not contiguous"))
+    return WorkloadLookalike::bad_input;
   return std::nullopt;
 }
 

@@ -250,3 +250,67 @@ TEST_CASE("explain: a cuDNN of another major names the installed major when the 
         std::string::npos);
   CHECK(explain_text("Could not locate cudnn_ops_infer64_8.dll.\n").at(0).detail.find("the log names") == std::string::npos);
 }
+
+namespace {
+std::string first_named(std::string_view line) {
+  const auto m = explain_line(line, 1);
+  return m.empty() ? std::string() : std::string(m[0].signature->id);
+}
+} // namespace
+
+// CUDA's own errors, by name, text or number, name what they say about the set-up (issue 54, item 2).
+TEST_CASE("explain: CUDA's errors are decoded by the CUDA error tables", "[explain]") {
+  struct Row {
+    const char* line;
+    const char* id;  // "" : names nothing
+  };
+  const Row table[] = {
+      {"RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination",
+       "driver.compat-shadows"},
+      {"ERROR 03-26 05:25:01 engine.py:389] Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non "
+       "supported HW",
+       "driver.version"},
+      {"amrex::Abort::3::CUDA error 34 in file AMReX_GpuDevice.cpp line 164: CUDA driver is a stub library !!!", "driver.stub"},
+      {"cupy.cuda.runtime.CUDARuntimeError: cudaErrorSystemNotReady: system not yet initialized", "driver.fabric-manager"},
+      {"RuntimeError: CUDA error: unspecified launch failure", "workload.kernel-fault"},
+      {"RuntimeError: CUDA error: invalid device ordinal", ""},
+      {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.22 GiB.", ""},
+      {"CUDA error at kernel.cu:42 code=2(cudaErrorMemoryAllocation) with CUDNN_STATUS_ALLOC_FAILED", "workload.out-of-memory"},
+      {"gml_cuda_init: failed to initialize CUDA: unknown error", "driver.init"},
+  };
+  for (const auto& r : table) {
+    INFO(r.line);
+    CHECK(first_named(r.line) == r.id);
+  }
+}
+
+// Numbers read rather than remembered (item 4): the GPU's capability against the build's, the driver against ptxas.
+TEST_CASE("explain: capability and version numbers decide", "[explain]") {
+  CHECK(first_named("GeForce RTX 3080 with CUDA capability sm_86 is not compatible with the current PyTorch installation.") ==
+        "device.arch.program-build");
+  CHECK(first_named("TensorFlow was not built with CUDA kernel binaries compatible with compute capability 8.9. CUDA kernels will be "
+                    "jit-compiled from PTX, which could take 30 minutes or longer.") == "");
+  const auto m = explain_line("W external/xla/xla/service/gpu/nvptx_compiler.cc:760] The NVIDIA driver's CUDA version is 12.0 which is "
+                              "older than the PTX compiler version (12.6.85). Because the driver is older than the PTX compiler version, XLA "
+                              "is disabling parallel compilation",
+                              1);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].signature->id == "driver.version");
+  CHECK(m[0].detail.find("12.6") != std::string::npos);
+}
+
+TEST_CASE("explain: look-alikes whose wording names their cause", "[explain]") {
+  CHECK(first_named("/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] "
+                    "Assertion `t >= 0 && t < n_classes` failed.") == "workload.kernel-fault");
+  CHECK(first_named("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`") == "workload.out-of-memory");
+  CHECK(first_named("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.") ==
+        "workload.bad-param");
+  CHECK(first_named("[TRT] [W] CUDA lazy loading is not enabled. Enabling it can significantly reduce device memory usage") == "");
+  const auto b = explain_line("RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.11.1.", 1);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0].signature->id == "loader.cuda-runtime");
+  CHECK(b[0].detail.find("CUDA 11.1") != std::string::npos);
+  const auto l = explain_line("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so}", 1);
+  REQUIRE(l.size() == 1);
+  CHECK(l[0].detail.find("cuDNN 9 only") != std::string::npos);
+}

@@ -38,3 +38,38 @@ TEST_CASE("a signature table with a fault is refused with the fault named", "[si
              Catch::Contains("empty \"title\""));
   CHECK(signature_table_problem(table_with(R"({"id": 5, "check": "x", "layer": 1, "title": "T", "cause": "C", "fix": "F"})")).has_value());
 }
+
+// One knowledge base: a doctor check that detects a condition a program would report declares the messages that
+// condition prints (explain reads them from the row), or says why it prints none.
+TEST_CASE("every doctor check's signature declares its messages or why it is silent", "[signatures]") {
+  std::size_t declared = 0;
+  for (const auto& s : signatures()) {
+    if (s.check == "explain") continue;  // explain's own rows: its patterns and decoders name them
+    INFO(s.id << " (check " << s.check << ")");
+    CHECK(s.messages.empty() != s.silent.empty());
+    declared += s.messages.size();
+    for (const auto& m : s.messages) {
+      CHECK_FALSE(m.all_of[0].empty());
+      for (auto a : m.also)
+        if (!a.empty()) CHECK(signature(a).id == a);
+    }
+  }
+  CHECK(declared >= 40);
+  CHECK(signature("driver.compat-shadows").messages.size() >= 2);  // the conditions issue 54 named
+  CHECK_FALSE(signature("driver.wsl.copies").messages.empty());
+  CHECK_FALSE(signature("driver.stub").messages.empty());
+  CHECK_FALSE(signature("toolkit.found").silent.empty());
+}
+
+TEST_CASE("a message shape that cannot match or names no row is refused", "[signatures]") {
+  const auto row = [](const std::string& extra) {
+    return table_with(R"({"id": "x", "check": "x", "layer": 1, "title": "T", "cause": "C", "fix": "F", )" + extra + "}");
+  };
+  CHECK_FALSE(signature_table_problem(row(R"("messages": [{"shape": ["a b"], "first": true}])")));
+  CHECK_FALSE(signature_table_problem(row(R"("silent": "prints nothing")")));
+  CHECK_THAT(*signature_table_problem(row(R"("messages": [{"shape": ["Upper"]}])")), Catch::Contains("not lower case"));
+  CHECK_THAT(*signature_table_problem(row(R"("messages": [{"shape": []}])")), Catch::Contains("0 pieces"));
+  CHECK_THAT(*signature_table_problem(row(R"("messages": [{"shape": ["a", "b", "c", "d"]}])")), Catch::Contains("4 pieces"));
+  CHECK_THAT(*signature_table_problem(row(R"("messages": [{"shape": ["a"], "also": ["nowhere"]}])")), Catch::Contains("no row"));
+  CHECK_THAT(*signature_table_problem(row(R"("messages": [{"shape": ["a"]}], "silent": "s")")), Catch::Contains("silent"));
+}

@@ -2,6 +2,8 @@
 // A whole log folded to its causes: a later message that follows from an earlier cause (the same signature, a
 // cause the earlier one lists among the things it can also be, the same library file, or a consequence such as
 // "Invalid handle. Cannot load symbol" or "DNN library initialization failed") is folded under that cause's line.
+// The first error wins: after a kernel fault or an out of memory, the driver, device and cuDNN errors that follow
+// are its collateral.
 // Fed in line order, so a streaming reader folds as it goes; memory is bounded (64 causes are kept).
 #include <cstddef>
 #include <string>

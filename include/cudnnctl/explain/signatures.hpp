@@ -9,6 +9,15 @@
 
 namespace cudnnctl {
 
+/// One shape of a message a signature's condition prints: every piece occurs in the line (lower case, ASCII
+/// case-insensitive). The doctor check that detects the condition declares it (data/failure-signatures.json's
+/// "messages"), and explain reads it from there: the knowledge of a condition lives in one row.
+struct MessageShape {
+  std::string_view all_of[3];
+  std::string_view also[2];  // other signatures the same message can mean
+  bool first = false;        // tried before a line's pieces are decoded: its context decides more than they do
+};
+
 struct Signature {
   std::string_view id;       // e.g. "driver.stub"
   std::string_view check;    // the doctor check that reports it, e.g. "driver.library"
@@ -18,6 +27,9 @@ struct Signature {
   std::string_view cause;
   std::string_view fix;
   bool harmless = false;     // noise: the message is printed although everything works (`cudnnctl explain` says so)
+  std::span<const MessageShape> messages;  // the messages its condition prints (empty: silent, or explain's own)
+  std::string_view silent;   // why the condition prints no message of its own (a doctor check's row: this or messages)
+  std::string_view decoded;  // the decoders that also read its messages (CUDA's error tables, version statements)
 };
 
 std::span<const Signature> signatures();

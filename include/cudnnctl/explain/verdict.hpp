@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cudnnctl/explain/capability_statement.hpp"
+#include "cudnnctl/explain/cuda_errors.hpp"
 #include "cudnnctl/explain/gpu_statement.hpp"
 #include "cudnnctl/explain/library_mention.hpp"
 #include "cudnnctl/explain/loader_error.hpp"
@@ -24,13 +26,15 @@ struct LinePieces {
   std::optional<VersionStatement> version;
   std::optional<GpuStatement> gpu;
   std::optional<WorkloadLookalike> workload;
+  std::optional<CapabilityStatement> capability;
+  std::vector<CudaErrorMention> cuda_errors;
   bool windows = false;  // the line is from Windows (a .dll, WinError, "error code N")
 };
 
 LinePieces decode_pieces(std::string_view line);
 
 struct Verdict {
-  std::string_view signature;
+  std::string_view signature;  // empty: the pieces decide that the line names nothing (not a set-up problem)
   std::vector<std::string_view> also;
   std::string detail;  // what was decoded; "not known: ..." where the pieces stop
   const LibraryMention* library = nullptr;  // the file the verdict is about (points into the pieces), may be null
