@@ -10,10 +10,11 @@ source scripts/packages.sh
 # archives made by other tools (and the benches); g++-mingw-w64 + wine64: real PE files and cudnnctl.exe under
 # wine; chromium + fonts: the doctor's HTML page rendered; ansible-core: the Ansible role; clang +
 # libclang-rt-14-dev: the libFuzzer build (.ci/run); python3-jsonschema + python3-yaml: the Scoop/winget
-# manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs.
+# manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs; rpm (rpm, rpmbuild):
+# the owner tests' real rpm database (dpkg and dpkg-deb are in every Debian).
 TEST_PACKAGES=(catch2 time openssl zip unzip xz-utils p7zip-full libarchive-tools zipcmp zipmerge ziptool
                g++-mingw-w64-x86-64-posix wine64 chromium fonts-dejavu-core ansible-core
-               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv)
+               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv rpm)
 ensure_packages tests "${TEST_PACKAGES[@]}"
 
 # uv and auditwheel from PyPI, in a private venv, for packaging.wheel_uv and packaging.wheel_auditwheel (the tests

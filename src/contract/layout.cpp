@@ -47,6 +47,14 @@ const WindowsMachine& windows_machine_of_dll_dir(std::string_view dll_dir) {
 
 std::string windows_lib_dir(const WindowsMachine& machine) { return fmt::format("lib/{}", machine.folder); }
 
+std::vector<std::string> release_sub_libraries(unsigned major, unsigned minor) {
+  auto names = sub_library_names(major);
+  if (major == 9 && minor >= 20) names.push_back("cudnn_engines_tensor_ir");
+  if (major == 9 && minor >= 24) names.push_back("cudnn_ext");
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major) {
   if (os == Os::windows) return fmt::format("{}64_{}.dll", sub_library, major);
   if (os == Os::macos) return fmt::format("lib{}.{}.dylib", sub_library, major);

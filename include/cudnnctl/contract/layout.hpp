@@ -48,6 +48,11 @@ ExpectedLayout expected_layout(const ArchiveName& name);
 /// engines, ...). Newer 9.x releases may add more (engines_tensor_ir, ext): the archive is the authority.
 std::vector<std::string> sub_library_names(unsigned major);
 
+/// The sub-libraries a cuDNN release ships (its loader names' base names): sub_library_names(major), plus
+/// cudnn_engines_tensor_ir from 9.20 (9.20's libcudnn_graph opens it by name: pytorch/pytorch#188892) and
+/// cudnn_ext from 9.24 (JuliaPackaging/Yggdrasil#14741). `minor` of the release ("9.21.0" -> 21).
+std::vector<std::string> release_sub_libraries(unsigned major, unsigned minor);
+
 /// File name the loader opens for a sub-library: cudnn_ops64_9.dll or libcudnn_ops.so.9.
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major);
 
