@@ -17,20 +17,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void put(const fs::path& p, const std::string& text) {
+void put_owner_file(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << text;
 }
 
 // A Debian root: libcudnn9-cuda-13 (held) owns /usr/lib/x86_64-linux-gnu/libcudnn*.so.9*, /lib -> usr/lib.
-void debian_root(const fs::path& r, bool held) {
-  put(r / "var/lib/dpkg/status", std::string("Package: libcudnn9-cuda-13\nStatus: ") + (held ? "hold" : "install") +
+void owner_debian_root(const fs::path& r, bool held) {
+  put_owner_file(r / "var/lib/dpkg/status", std::string("Package: libcudnn9-cuda-13\nStatus: ") + (held ? "hold" : "install") +
                                      " ok installed\nArchitecture: amd64\nVersion: 9.19.0.56-1\n\n"
                                      "Package: nvidia-cudnn\nStatus: install ok installed\nVersion: 9.23.2.1~cuda12\n\n");
-  put(r / "var/lib/dpkg/info/libcudnn9-cuda-13.list",
+  put_owner_file(r / "var/lib/dpkg/info/libcudnn9-cuda-13.list",
       "/.\n/usr\n/usr/lib\n/usr/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0\n"
       "/usr/lib/x86_64-linux-gnu/libcudnn.so.9\n");
-  put(r / "usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0", "x");
+  put_owner_file(r / "usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0", "x");
   fs::create_symlink("usr/lib", r / "lib");
 }
 
@@ -38,7 +38,7 @@ void debian_root(const fs::path& r, bool held) {
 
 TEST_CASE("dpkg: the package, its version and its hold; /lib and /usr/lib alike", "[owner_lookup]") {
   TempDir t;
-  debian_root(t.path(), true);
+  owner_debian_root(t.path(), true);
   OwnerLookup lookup(t.str());
   const auto o = lookup.owner_of(t.str() + "/usr/lib/x86_64-linux-gnu/libcudnn.so.9.19.0");
   CHECK(o.kind == OwnerKind::dpkg);
@@ -57,8 +57,8 @@ TEST_CASE("dpkg: the package, its version and its hold; /lib and /usr/lib alike"
 
 TEST_CASE("Debian's nvidia-cudnn downloader: its filelist, dpkg's version of it", "[owner_lookup]") {
   TempDir t;
-  debian_root(t.path(), false);
-  put(t.path() / "var/lib/nvidia-cudnn/filelist.txt", "/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9.23.2\n");
+  owner_debian_root(t.path(), false);
+  put_owner_file(t.path() / "var/lib/nvidia-cudnn/filelist.txt", "/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9.23.2\n");
   OwnerLookup lookup(t.str());
   const auto o = lookup.owner_of(t.str() + "/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9.23.2");
   CHECK(o.kind == OwnerKind::nvidia_cudnn);
@@ -69,9 +69,9 @@ TEST_CASE("Debian's nvidia-cudnn downloader: its filelist, dpkg's version of it"
 
 TEST_CASE("pacman's local database", "[owner_lookup]") {
   TempDir t;
-  put(t.path() / "var/lib/pacman/local/cudnn-9.19.1.2-1/desc", "%NAME%\ncudnn\n\n%VERSION%\n9.19.1.2-1\n");
-  put(t.path() / "var/lib/pacman/local/cudnn-9.19.1.2-1/files", "%FILES%\nusr/\nusr/lib/\nusr/lib/libcudnn.so.9\n");
-  put(t.path() / "var/lib/pacman/local/ALPM_DB_VERSION", "9\n");
+  put_owner_file(t.path() / "var/lib/pacman/local/cudnn-9.19.1.2-1/desc", "%NAME%\ncudnn\n\n%VERSION%\n9.19.1.2-1\n");
+  put_owner_file(t.path() / "var/lib/pacman/local/cudnn-9.19.1.2-1/files", "%FILES%\nusr/\nusr/lib/\nusr/lib/libcudnn.so.9\n");
+  put_owner_file(t.path() / "var/lib/pacman/local/ALPM_DB_VERSION", "9\n");
   OwnerLookup lookup(t.str());
   const auto o = lookup.owner_of(t.str() + "/usr/lib/libcudnn.so.9");
   CHECK(describe(o) == "pacman: cudnn 9.19.1.2-1");
@@ -81,13 +81,13 @@ TEST_CASE("pacman's local database", "[owner_lookup]") {
 TEST_CASE("conda, pip and cudnnctl's receipt", "[owner_lookup]") {
   TempDir t;
   const auto env = t.path() / "envs/a";
-  put(env / "conda-meta/libcudnn-9.25.0.15-h0_0.json",
+  put_owner_file(env / "conda-meta/libcudnn-9.25.0.15-h0_0.json",
       R"({"name":"libcudnn","version":"9.25.0.15","files":["lib/libcudnn.so.9"]})");
-  put(env / "conda-meta/history", "");
+  put_owner_file(env / "conda-meta/history", "");
   const auto site = t.path() / "venv/lib/python3.12/site-packages";
-  put(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n");
+  put_owner_file(site / "nvidia_cudnn_cu12-9.1.0.70.dist-info/RECORD", "nvidia/cudnn/lib/libcudnn.so.9,sha256=x,1\n");
   const auto tk = t.path() / "cuda";
-  put(tk / ".cudnnctl/receipt.json", R"({"version":"9.19.0.56","files":[{"path":"lib64/libcudnn.so.9"}]})");
+  put_owner_file(tk / ".cudnnctl/receipt.json", R"({"version":"9.19.0.56","files":[{"path":"lib64/libcudnn.so.9"}]})");
   OwnerLookup lookup;
   CHECK(describe(lookup.owner_of((env / "lib/libcudnn.so.9").string())) == "conda: libcudnn 9.25.0.15");
   CHECK_FALSE(lookup.owner_of((env / "lib/libcudnn_ops.so.9").string()).owned());
@@ -116,11 +116,10 @@ TEST_CASE("hostile records: a FIFO, /dev/zero and an oversized status are no rec
   TempDir t;
   fs::create_directories(t.path() / "var/lib/dpkg/info");
   REQUIRE(::mkfifo((t.path() / "var/lib/dpkg/status").c_str(), 0600) == 0);
-  fs::create_symlink("/dev/zero", t.path() / "var/lib/nvidia-cudnn-zero");
   fs::create_directories(t.path() / "var/lib/nvidia-cudnn");
   fs::create_symlink("/dev/zero", t.path() / "var/lib/nvidia-cudnn/filelist.txt");
   fs::create_directories(t.path() / "var/lib/pacman/local/cudnn-1-1");
-  put(t.path() / "var/lib/pacman/local/cudnn-1-1/desc", "%NAME%\ncudnn\n%VERSION%\n1-1\n");
+  put_owner_file(t.path() / "var/lib/pacman/local/cudnn-1-1/desc", "%NAME%\ncudnn\n%VERSION%\n1-1\n");
   {
     std::ofstream big(t.path() / "var/lib/pacman/local/cudnn-1-1/files", std::ios::binary);
     big << "%FILES%\nusr/lib/libcudnn.so.9\n";
