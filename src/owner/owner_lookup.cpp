@@ -92,9 +92,14 @@ std::vector<std::string> merged_usr_aliases(const std::string& target) {
 
 Owner OwnerLookup::owner_of(const std::string& path) {
   const std::string target = target_path(m_root, path);
+  // where the file is on this machine: the path itself when it is under the root (or the root is "/"), or is
+  // there as given (a bundle outside a mounted tree); else the target's path under the root
+  std::string host = path;
+  std::error_code ec;
+  if (m_root != "/" && target == path && !std::filesystem::exists(path_from_utf8(path), ec)) host = joined(m_root, target);
   std::vector<std::string> candidates = merged_usr_aliases(target);
-  std::error_code ec;  // the folder with its links resolved (a /lib -> usr/lib link, a lib64 -> lib)
-  const auto host_dir = std::filesystem::canonical(path_from_utf8(joined(m_root, parent_of(target))), ec);
+  // the folder with its links resolved (a /lib -> usr/lib link, a lib64 -> lib), as the target names it
+  const auto host_dir = std::filesystem::canonical(path_from_utf8(parent_of(host)), ec);
   if (!ec) {
     const std::string canon = target_path(m_root, utf8_of(host_dir)) + "/" + std::string(base_name(target));
     for (const auto& a : merged_usr_aliases(canon))
@@ -110,7 +115,6 @@ Owner OwnerLookup::owner_of(const std::string& path) {
     if (!cached) cached = m_index->rpm.owner_of(candidates).value_or(Owner{});
     if (cached->owned()) return *cached;
   }
-  const std::string host = joined(m_root, target);
   for (auto* prefix_owner : {&conda_owner, &pip_owner, &receipt_owner})
     if (auto o = prefix_owner(host)) return *o;
   if (const auto place = windows_installer_place(path)) {
