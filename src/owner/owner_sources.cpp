@@ -144,18 +144,19 @@ std::optional<Owner> conda_owner(const std::string& host_path) {
 }
 
 std::optional<Owner> pip_owner(const std::string& host_path) {
+  // the site folder is the nearest one above that holds *.dist-info folders (site-packages, dist-packages, a --target)
   for (const auto& site : folders_above(host_path, 6)) {
-    const auto leaf = base_name(site);
-    if (leaf != "site-packages" && leaf != "dist-packages") continue;
     const std::string rel = relative_to(site, host_path);
+    bool any_dist = false;
     for (const auto& name : folder_names(site, true)) {
       const auto dist = parse_dist_info_name(name);
       if (!dist) continue;
+      any_dist = true;
       const std::string record = site + "/" + name + "/RECORD";
       for (const auto& p : parse_record_paths(read_record(record)))
         if (p == rel) return Owner{OwnerKind::pip, dist->first, dist->second, false, record};
     }
-    return std::nullopt;
+    if (any_dist) return std::nullopt;
   }
   return std::nullopt;
 }

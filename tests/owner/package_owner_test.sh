@@ -94,10 +94,10 @@ check "--force does not override it" [ $rc -eq 18 ]
 check "nothing changed" [ "$(snapR)" = "$before" ]
 check "$KIND's own verify is clean" verify
 if [ "$KIND" = dpkg ]; then
-  hold
+  hold; held=$(snapR)
   out=$(inst "$R$TK"); check "held after dpkg --set-selections: the refusal says so" grep -qF "$OWNER (held)" <<< "$out"
   out=$(CUDNNCTL_PACKAGE_ROOT=$R "$C" uninstall --cuda-path "$R$TK" 2>&1); rc=$?
-  check "uninstall there: nothing of cudnnctl's to remove, and nothing removed" bash -c '[ $0 -ne 0 ] && [ "$1" = "$2" ]' $rc "$(snapR)" "$before"
+  check "uninstall there: nothing of cudnnctl's to remove, and nothing removed" bash -c '[ $0 -ne 0 ] && [ "$1" = "$2" ]' $rc "$(snapR)" "$held"
   mk_tk "$R/usr"
   out=$(inst "$R/usr"); rc=$?
   check "a toolkit in /usr (Debian's nvidia-cuda-toolkit) is refused: exit 18, the alternative named" \

@@ -41,7 +41,8 @@ RpmQuery find_rpm_database(const std::string& root);
 
 /// conda: the conda-meta/*.json of the prefix above `host_path` (up to four folders up) that lists it.
 std::optional<Owner> conda_owner(const std::string& host_path);
-/// pip: the *.dist-info/RECORD of the site-packages (or dist-packages) folder above `host_path` that lists it.
+/// pip: the *.dist-info/RECORD of the site folder above `host_path` (the nearest folder holding *.dist-info
+/// folders, up to six up) that lists it.
 std::optional<Owner> pip_owner(const std::string& host_path);
 /// cudnnctl: the receipt (<toolkit>/.cudnnctl/receipt.json, up to three folders up) that lists it.
 std::optional<Owner> receipt_owner(const std::string& host_path);
