@@ -36,9 +36,9 @@ void index_paths(OwnerIndex& ix, const std::vector<std::string>& paths, const Ow
 
 void load_index(OwnerIndex& ix, const std::string& root) {
   ix.loaded = true;
-  for (const auto& rec : read_dpkg_records(root)) index_paths(ix, rec.paths, rec.owner);
+  for (const auto& rec : read_dpkg_records(root, RecordFilter::naming_cudnn)) index_paths(ix, rec.paths, rec.owner);
   for (const auto& rec : read_nvidia_cudnn_filelist(root)) index_paths(ix, rec.paths, rec.owner);
-  for (const auto& rec : read_pacman_records(root)) index_paths(ix, rec.paths, rec.owner);
+  for (const auto& rec : read_pacman_records(root, RecordFilter::naming_cudnn)) index_paths(ix, rec.paths, rec.owner);
   ix.rpm = find_rpm_database(root);
 }
 
@@ -50,7 +50,7 @@ std::optional<Owner> scan_records(const std::string& root, const std::vector<std
     return false;
   };
   for (auto* reader : {&read_dpkg_records, &read_nvidia_cudnn_filelist, &read_pacman_records})
-    for (const auto& rec : reader(root))
+    for (const auto& rec : reader(root, RecordFilter::all))
       if (has(rec.paths)) return rec.owner;
   return std::nullopt;
 }

@@ -23,6 +23,10 @@ std::string read_record(const std::string& path) {
   return text ? std::move(*text) : std::string();
 }
 
+bool kept(const std::string& text, RecordFilter filter) {
+  return filter == RecordFilter::all || text.find("cudnn") != std::string::npos || text.find("CUDNN") != std::string::npos;
+}
+
 std::vector<std::string> folder_names(const std::string& dir, bool folders) {
   std::vector<std::string> out;
   const auto folder = platform::OpenFolder::open(dir);
@@ -62,7 +66,7 @@ std::vector<std::string> folders_above(const std::string& host_path, int levels)
 
 } // namespace
 
-std::vector<PackageRecord> read_dpkg_records(const std::string& root) {
+std::vector<PackageRecord> read_dpkg_records(const std::string& root, RecordFilter filter) {
   std::vector<PackageRecord> out;
   const std::string admin = under(root, "/var/lib/dpkg");
   const std::string status = read_record(admin + "/status");
@@ -73,7 +77,7 @@ std::vector<PackageRecord> read_dpkg_records(const std::string& root) {
       rec.owner.record = admin + "/info/" + name + ".list";
       const std::string text = read_record(rec.owner.record);
       if (text.empty()) continue;
-      rec.paths = parse_path_list(text);
+      if (kept(text, filter)) rec.paths = parse_path_list(text);
       break;
     }
     if (!rec.paths.empty()) out.push_back(std::move(rec));
@@ -81,7 +85,7 @@ std::vector<PackageRecord> read_dpkg_records(const std::string& root) {
   return out;
 }
 
-std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root) {
+std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root, RecordFilter) {
   const std::string list = under(root, "/var/lib/nvidia-cudnn/filelist.txt");
   const std::string text = read_record(list);
   if (text.empty()) return {};
@@ -91,14 +95,15 @@ std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root) {
   return {rec};
 }
 
-std::vector<PackageRecord> read_pacman_records(const std::string& root) {
+std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFilter filter) {
   std::vector<PackageRecord> out;
   const std::string local = under(root, "/var/lib/pacman/local");
   for (const auto& name : folder_names(local, true)) {
     const auto desc = parse_pacman_desc(read_record(local + "/" + name + "/desc"));
     if (!desc) continue;
     PackageRecord rec{{OwnerKind::pacman, desc->name, desc->version, false, local + "/" + name + "/files"}, {}};
-    rec.paths = parse_pacman_files(read_record(rec.owner.record));
+    const std::string text = read_record(rec.owner.record);
+    if (kept(text, filter)) rec.paths = parse_pacman_files(text);
     if (!rec.paths.empty()) out.push_back(std::move(rec));
   }
   return out;

@@ -20,12 +20,16 @@ struct PackageRecord {
   std::vector<std::string> paths;
 };
 
+/// Which packages' paths to keep: all, or only those of packages whose record names cuDNN at all (a quick
+/// search of the text before it is parsed: most of a system's 1 000 lists do not).
+enum class RecordFilter { all, naming_cudnn };
+
 /// dpkg: each installed package of <root>/var/lib/dpkg/status with the paths of its info/<pkg>[:arch].list.
-std::vector<PackageRecord> read_dpkg_records(const std::string& root);
+std::vector<PackageRecord> read_dpkg_records(const std::string& root, RecordFilter filter = RecordFilter::all);
 /// Debian's nvidia-cudnn downloader: <root>/var/lib/nvidia-cudnn/filelist.txt (version from dpkg's status).
-std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root);
+std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root, RecordFilter filter = RecordFilter::all);
 /// pacman: <root>/var/lib/pacman/local/*/{desc,files}.
-std::vector<PackageRecord> read_pacman_records(const std::string& root);
+std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFilter filter = RecordFilter::all);
 
 /// rpm: asked through the `rpm` program with the root's own database (--root, --dbpath: Debian's rpm
 /// would otherwise read ~/.rpmdb), read-only, with a time limit.
