@@ -12,10 +12,11 @@ source scripts/packages.sh
 # wine; chromium + fonts: the doctor's HTML page rendered; slurm-wlm + munge: the one-node Slurm cluster of
 # fleet.slurm_health; clang +
 # libclang-rt-14-dev: the libFuzzer build (.ci/run); python3-jsonschema + python3-yaml: the Scoop/winget
-# manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs.
+# manifests checked against their schemas; python3-venv: the wheels installed into fresh venvs; rpm (rpm, rpmbuild):
+# the owner tests' real rpm database (dpkg and dpkg-deb are in every Debian).
 TEST_PACKAGES=(catch2 time openssl zip unzip xz-utils p7zip-full libarchive-tools zipcmp zipmerge ziptool llvm-14 binutils
                g++-mingw-w64-x86-64-posix wine64 chromium fonts-dejavu-core slurm-wlm munge
-               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv
+               clang libclang-rt-14-dev python3-jsonschema python3-yaml python3-venv rpm
                prometheus prometheus-node-exporter)
 ensure_packages tests "${TEST_PACKAGES[@]}"
 

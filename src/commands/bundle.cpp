@@ -20,6 +20,7 @@
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -86,14 +87,19 @@ Result<ExitCode> run_list(const BundleArgs& a, Io& io) {
   for (const auto& p : scan.problems) io.warn(p);
   nlohmann::json arr = nlohmann::json::array();
   std::ostringstream text;
+  OwnerLookup owners(package_root());
   for (const auto& v : scan.views) {
     const auto& b = v.bundle;
     auto row = bundle_json(b);
     row["load_check_skipped"] = v.receipt ? nlohmann::json(v.receipt->load_check_skipped) : nlohmann::json(nullptr);
+    const auto main = main_library(b.files, b.os);  // the package manager's view of the copy (docs/owners.md)
+    const Owner owner = main.empty() ? Owner{} : owners.owner_of(b.dir + "/" + main);
+    row["package_owner"] = owner_json(owner);
     arr.push_back(std::move(row));
     text << fmt::format("{}\n  owner {}, cuDNN {}, CUDA {}, {}, {} files, {}{}\n", terminal_safe(b.dir), b.owner ? b.owner->name : "unknown",
                         b.version.empty() ? "?" : b.version, b.cuda_major ? std::to_string(b.cuda_major) : "?", b.arch.empty() ? "?" : b.arch,
                         b.files.size(), to_string(b.state), b.state_note.empty() ? "" : " (" + terminal_safe(b.state_note) + ")");
+    text << fmt::format("  {}\n", terminal_safe(describe(owner)));
     if (v.receipt && v.receipt->load_check_skipped)
       text << fmt::format("  cudnnctl's {} was not load-checked: {}\n", v.receipt->action, terminal_safe(v.receipt->load_check_note));
     if (b.state == BundleState::unbundled)

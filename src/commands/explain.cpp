@@ -30,6 +30,8 @@
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
+#include "cudnnctl/env/mixed_release.hpp"
+#include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
@@ -56,7 +58,8 @@ struct Here {
   LibraryLookup lookup;
   std::vector<std::string> gpu;  // the GPU and driver findings
   std::vector<std::string> doctor;  // the doctor's own check for the condition the signature names, run here
-  bool any() const { return checked || !not_checked.empty() || !gpu.empty() || !doctor.empty(); }
+  std::vector<std::string> mixed;   // SUBLIBRARY_* messages: the copies on the loader's path that mix releases
+  bool any() const { return checked || !not_checked.empty() || !gpu.empty() || !doctor.empty() || !mixed.empty(); }
 };
 
 class HereChecker {
@@ -68,6 +71,8 @@ public:
     Here h;
     h.gpu = gpu_.findings(m);
     h.doctor = doctor_findings(m);
+    if (m.text.find("SUBLIBRARY_VERSION_MISMATCH") != std::string::npos || m.text.find("SUBLIBRARY_LOADING_FAILED") != std::string::npos)
+      h.mixed = mixed_here();
     if (m.library.empty()) return h;
     const auto os = m.library_windows ? Os::windows : Os::linux_os;
     if (os != host_.os) {
@@ -97,6 +102,27 @@ private:
       it = doctor_runs_.emplace(check, std::move(lines)).first;
     }
     return it->second;
+  }
+
+  // The copies of cuDNN 9 on this machine's loader path, each against the sub-libraries its release has
+  // (env/mixed_release.hpp): which one lacks a sub-library that another release there fills, with both owners.
+  std::vector<std::string> mixed_here() {
+    if (!places_) places_ = places();
+    const bool win = host_.os == Os::windows;
+    const auto order = win ? windows_search_order(env_, {}, places_->cwd)
+                           : linux_search_order(env_, OwnSearchPaths{}, parse_ldconfig_cache(places_->ld_cache_text), places_->triplet);
+    const auto report = scan_cudnn_copies(order, win ? LoaderFlavor::windows : LoaderFlavor::linux_ld, 9, "");
+    std::vector<LoadPlace> in_use;
+    for (const auto& c : report.copies)
+      if (c.major == 9 && !c.other_machine) in_use.push_back(place_of_copy(c));
+    std::vector<std::string> out;
+    for (const auto& g : mixed_release_gaps(in_use, report.copies, win ? Os::windows : Os::linux_os))
+      out.push_back(gap_text(g) + "; fix: " + gap_fix(g));
+    if (out.empty())
+      out.push_back(fmt::format("no cuDNN 9 copy on this machine's loader path ({} found) lacks a sub-library that another release there "
+                                "fills; a framework's own bundle is not on that path (`cudnnctl doctor` checks bundles too)",
+                                in_use.size()));
+    return out;
   }
 
   // The folder the loader would take libcudnn from (cuDNN 9, else 8): where --here reads the GPU code.
@@ -136,6 +162,7 @@ nlohmann::json here_json(const Here& h) {
     nlohmann::json j{{"checked", false}, {"why_not", h.not_checked}};
     if (!h.gpu.empty()) j["gpu"] = h.gpu;
     if (!h.doctor.empty()) j["doctor"] = h.doctor;
+    if (!h.mixed.empty()) j["mixed_release"] = h.mixed;
     return j;
   }
   const auto& l = h.lookup;
@@ -144,6 +171,7 @@ nlohmann::json here_json(const Here& h) {
   if (!l.named_dir.empty()) j["named_file_exists"] = l.named_file_exists;
   if (!h.gpu.empty()) j["gpu"] = h.gpu;
   if (!h.doctor.empty()) j["doctor"] = h.doctor;
+  if (!h.mixed.empty()) j["mixed_release"] = h.mixed;
   return j;
 }
 
@@ -163,6 +191,7 @@ std::string here_text(const Here& h) {
   auto out = library_here_text(h);
   for (const auto& g : h.gpu) out += (out.empty() ? "" : "\n  here: ") + g;
   for (const auto& d : h.doctor) out += (out.empty() ? "" : "\n  here: ") + d;
+  for (const auto& g : h.mixed) out += (out.empty() ? "" : "\n  here: ") + g;
   return out;
 }
 

@@ -18,13 +18,15 @@ std::vector<std::string> sub_library_names(unsigned major) {
   return {"cudnn"};
 }
 
-// The sub-libraries a 9.x release ships, by version: the file lists of NVIDIA's nvidia-cudnn-cu13 manylinux x86_64
-// wheels on PyPI (the same set as the archives and the Windows wheels): 9.20.0.48 has the 8 above, 9.21.0.82 adds
-// libcudnn_engines_tensor_ir.so.9, 9.22.0.52 adds libcudnn_ext.so.9 (and 9.23.0.39, 9.24.0.43, 9.28.1.4 keep both).
+// The sub-libraries a 9.x release has, by version. cudnn_engines_tensor_ir from 9.20: 9.20's libcudnn_graph opens it
+// by name, and the nvidia-cudnn-cu13 9.20.0.48 wheel that lacked it made programs take another release's copy
+// (pytorch/pytorch#188892; the 9.21.0.82 wheel and later ship it). cudnn_ext from 9.22: the file list of the
+// nvidia-cudnn-cu13 9.22.0.52 manylinux x86_64 wheel on PyPI (9.21.1.3's has none; 9.23.0.39, 9.24.0.43 and
+// 9.28.1.4 keep both).
 std::vector<std::string> sub_library_names(const Version& v) {
   auto names = sub_library_names(v.major());
   if (v.major() == 9 && v.count >= 2) {
-    if (v.minor() >= 21) names.push_back("cudnn_engines_tensor_ir");
+    if (v.minor() >= 20) names.push_back("cudnn_engines_tensor_ir");
     if (v.minor() >= 22) names.push_back("cudnn_ext");
     std::sort(names.begin(), names.end());
   }
@@ -59,6 +61,10 @@ const WindowsMachine& windows_machine_of_dll_dir(std::string_view dll_dir) {
 }
 
 std::string windows_lib_dir(const WindowsMachine& machine) { return fmt::format("lib/{}", machine.folder); }
+
+std::vector<std::string> release_sub_libraries(unsigned major, unsigned minor) {
+  return sub_library_names(Version{{major, minor, 0, 0}, 2});
+}
 
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major) {
   if (os == Os::windows) return fmt::format("{}64_{}.dll", sub_library, major);
@@ -125,8 +131,8 @@ ExpectedLayout expected_layout(const ArchiveName& name) {
     l.headers = {"cudnn.h"};
     l.notes.push_back("cuDNN 7 and earlier keep the version macros in cudnn.h (there is no cudnn_version.h)");
   }
-  if (major == 9 && v.minor() >= 21)
-    l.notes.push_back("9.21 added cudnn_engines_tensor_ir and 9.22 cudnn_ext: a copy of this release without them is incomplete, and the "
+  if (major == 9 && v.minor() >= 20)
+    l.notes.push_back("9.20 added cudnn_engines_tensor_ir and 9.22 cudnn_ext: a copy of this release without them is incomplete, and the "
                       "loader takes them from another cuDNN (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)");
   return l;
 }

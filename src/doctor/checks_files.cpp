@@ -234,6 +234,11 @@ void check_files_search_path(const DoctorFacts& f, Checks& out) {
       c.fix = fmt::format("on {}: `cudnnctl path --apply --scope user` (from an elevated prompt: `--scope machine`) puts the toolkit's "
                           "{} folder first on PATH; programs started afterwards load it",
                           f.offline ? "that Windows machine" : "this machine", t_dll_dir(f));
+    else if (winner != sh.copies.end() && !winner->installed)  // the owner's own command for the copy that wins
+      c.fix = fmt::format("the copy programs load ({}) is {}: remove it the way its owner does (`{}`), or put {} first "
+                          "(`cudnnctl path --apply`)",
+                          winner->dir, describe(winner->owner), removal_fix(winner->owner, winner->dir + "/" + winner->main_file),
+                          f.runtime_dir);
     out.push_back(std::move(c));
   }
   else

@@ -10,16 +10,29 @@
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/doctor/fix.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/env/loader_path.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
 
 namespace cudnnctl {
 
 namespace {
 
-// Who owns a path when a package manager does (dpkg, rpm, pacman, conda): a fix never changes such a file, it
-// prints the owner's own command. SEAM: the owner lookup of the owners issue (#51, branch issue-51) is not on
-// main yet; until it is, nothing is known to be owned and this returns "". Replace the body with that lookup.
-std::string package_manager_owner(const DoctorFacts&, const std::string& /*path*/) { return {}; }
+// Who owns the cuDNN files of a folder when a system package manager does (dpkg, rpm, pacman, Debian's
+// nvidia-cudnn, NVIDIA's Windows installer; owner/owner_lookup.hpp): a fix never changes such a file, it prints the
+// owner's own command. pip and conda own framework bundles by design: unbundle keeps their rules (docs/bundles.md),
+// and cudnnctl's own receipt is what the repair restores. "" when no such owner has a cuDNN file there.
+std::string package_manager_owner(const DoctorFacts&, const std::string& folder) {
+  OwnerLookup lookup(package_root());
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(path_from_utf8(folder), ec)) {
+    const auto name = utf8_of(e.path().filename());
+    if (!classify_cudnn_file(name, Os::linux_os) && !classify_cudnn_file(name, Os::windows)) continue;
+    const auto o = lookup.owner_of(utf8_of(e.path()));
+    if (o.foreign() && o.kind != OwnerKind::pip && o.kind != OwnerKind::conda) return describe(o);
+  }
+  return {};
+}
 
 std::string filled(std::string_view pattern, const std::string& root, const std::string& dir, const std::string& archive) {
   std::string out(pattern);
@@ -78,7 +91,7 @@ void plan_receipt(const DoctorFacts& f, const Check& c, const FixContext& ctx, F
     printed.why = "only files that differ from the receipt are repaired automatically";
   else if (archive.empty() || ctx.cache_dir.empty() || !std::filesystem::is_regular_file(path_from_utf8(archive), ec))
     printed.why = fmt::format("the receipt's archive {} is not in the download cache {}", r.archive, ctx.cache_dir);
-  else if (const auto owner = package_manager_owner(f, t.root); !owner.empty())
+  else if (const auto owner = package_manager_owner(f, f.runtime_dir); !owner.empty())
     printed.why = fmt::format("{} owns the toolkit's cuDNN: its own command reinstalls it", owner);
   if (!printed.why.empty()) {
     plan.printed.push_back(std::move(printed));

@@ -83,8 +83,9 @@ std::string shadow_table(const ShadowReport& s) {
   if (s.copies.empty()) return "  no cuDNN library on the search path\n";
   std::string out;
   for (const auto& c : s.copies)
-    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}{}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
-                       c.installed ? "  <- this toolkit" : "", c.other_machine ? fmt::format("  [{}: skipped, another architecture]", c.machine) : "");
+    out += fmt::format("  {} {:<10} {:<40} {} (via {}){}{}\n      owner: {}\n", c.wins ? "*" : " ", c.version, c.dir, c.main_file, c.via,
+                       c.installed ? "  <- this toolkit" : "", c.other_machine ? fmt::format("  [{}: skipped, another architecture]", c.machine) : "",
+                       describe(c.owner));
   return out;
 }
 

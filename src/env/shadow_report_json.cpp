@@ -12,7 +12,8 @@ nlohmann::json shadow_report_json(const ShadowReport& report, const std::string&
   json copies = json::array();
   for (const auto& c : report.copies)
     copies.push_back({{"dir", c.dir}, {"via", c.via}, {"file", c.main_file}, {"major", c.major}, {"version", c.version},
-                      {"wins", c.wins}, {"installed", c.installed}, {"machine", c.machine}, {"other_machine", c.other_machine}});
+                      {"wins", c.wins}, {"installed", c.installed}, {"machine", c.machine}, {"other_machine", c.other_machine},
+                      {"owner", owner_json(c.owner)}});
   return {{"origin", or_null(origin)}, {"order", order}, {"copies", copies}, {"explanations", report.explanations}};
 }
 

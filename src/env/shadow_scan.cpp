@@ -19,6 +19,8 @@
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
+#include "cudnnctl/owner/owner_records.hpp"
 
 namespace cudnnctl {
 
@@ -119,6 +121,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   const auto installed_key = installed_dir.empty() ? std::string() : folder_key(installed_dir);
   const auto os = flavor == LoaderFlavor::windows ? Os::windows : Os::linux_os;
   std::vector<std::string> seen;
+  OwnerLookup owners(package_root());
   for (const auto& sd : order) {
     const auto key = folder_key(sd.where());
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
@@ -127,6 +130,9 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(path_from_utf8(sd.where()), ec)) names.push_back(utf8_of(e.path().filename()));
     std::sort(names.begin(), names.end());
+    std::vector<CudnnFile> loader_names;  // the folder's sub-libraries by the names the loader opens
+    for (const auto& n : names)
+      if (auto file = classify_cudnn_file(n, os); file && file->full_version.empty()) loader_names.push_back(*file);
     for (const auto& n : names) {
       const auto file = classify_cudnn_file(n, os);
       if (!file || !file->main() || !file->full_version.empty()) continue;
@@ -139,6 +145,12 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.installed = !installed_key.empty() && key == installed_key;
       c.machine = library_machine(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)), flavor);
       c.other_machine = !c.machine.empty() && c.machine != expected_machine;
+      for (const auto& l : loader_names)
+        if (l.major == c.major) c.sub_libraries.push_back(l.sub_library);
+      c.owner = owners.owner_of(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)));
+      if (!c.owner.owned())  // a Windows folder seen from here: NVIDIA's installer folder by its name
+        if (const auto place = windows_installer_place(sd.dir))
+          c.owner = Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + place->release, place->release, false, place->root};
       if (c.other_machine)
         r.explanations.push_back(fmt::format("{} (via {}) holds a cuDNN {} built for {}: the loader skips it in a {} process (another "
                                              "architecture), so it is no candidate",
@@ -163,9 +175,10 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       for (std::size_t i = 0; i < *installed; ++i) {
         const auto& c = r.copies[i];
         if (c.major != major || c.other_machine) continue;
-        r.explanations.push_back(fmt::format("{} (via {}) holds cuDNN {}; it comes before the installed copy in {}, so programs load it "
-                                             "instead. Remove that copy, or put {} first",
-                                             c.dir, c.via, c.version, installed_dir, installed_dir));
+        r.explanations.push_back(fmt::format("{} (via {}) holds cuDNN {} ({}); it comes before the installed copy in {}, so programs load "
+                                             "it instead. Remove that copy ({}), or put {} first",
+                                             c.dir, c.via, c.version, describe(c.owner), installed_dir,
+                                             removal_fix(c.owner, c.dir + "/" + c.main_file), installed_dir));
       }
     }
   }

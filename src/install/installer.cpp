@@ -1,4 +1,6 @@
 #include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/install/owned_files.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -263,6 +265,8 @@ Result<InstallOutcome> install_archive(const InstallRequest& req, InstallFs& fs)
     CUDNNCTL_TRY(check_archive_readable(req.archive_path));
   }
   CUDNNCTL_TRY(check_toolkit_layout(tk, fs));
+  // What a package manager owns is refused before anything is written, --force or not (docs/owners.md).
+  CUDNNCTL_TRY(check_package_owners(tk, fs, {}, package_root(), "install", true));
   if (req.dry_run) return dry_run_install(req, tk, fs);
   // Refuse an incompatible target before anything is written.
   CUDNNCTL_TRY(check_compatibility(req.name, tk, req.support, req.force));

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include "cudnnctl/install/installer.hpp"
+#include "cudnnctl/install/owned_files.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
 #include "cudnnctl/install/transaction.hpp"
 #include "cudnnctl/platform/process.hpp"
 #include "toolkit_state.hpp"
@@ -34,6 +36,10 @@ Result<UninstallOutcome> uninstall_cudnn(const Toolkit& given, InstallFs& fs) {
     return fail(ErrorCode::file_not_found, fmt::format("cudnnctl has installed nothing into {} (no receipt)", tk.root),
                 "uninstall removes only what 'cudnnctl install' put there; pick the toolkit with --cuda-path", tk.root);
   }
+  std::vector<std::string> touched;  // what the journal below moves: the receipt's files and the originals' places
+  for (const auto& f : receipt->files) touched.push_back(f.path);
+  for (const auto& b : receipt->replaced) touched.push_back(b.path);
+  CUDNNCTL_TRY(check_package_owners(tk, fs, touched, package_root(), "uninstall", false));
   const std::string id = platform::unique_id();
   const std::string trash = state + "/trash-" + id;
   Journal j;

@@ -21,6 +21,7 @@
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
+#include "cudnnctl/owner/owner_lookup.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
 
@@ -115,6 +116,10 @@ LibraryFacts describe_library_file(const std::string& path) {
       const auto rel = fs::relative(dir, site, rel_ec);
       f.bundle_where = rel_ec || rel.empty() || *rel.begin() == ".." ? f.bundle_dir : utf8_of(site.filename() / rel);
     }
+  }
+  if (kind.family == LibFamily::cudnn || kind.family == LibFamily::cudnn_sub) {
+    static OwnerLookup owners(package_root());  // the package databases read once per run
+    f.owner = owners.owner_of(path);
   }
   f.receipt = receipt_listing(fs::path(path));
   f.installed_by_cudnnctl = !f.receipt.empty();

@@ -47,6 +47,7 @@ std::string trace_text(const TraceReport& r, const TraceRunInfo& run) {
       out += fmt::format("     found via {}{}{}\n", l.step, l.asked_as.empty() ? "" : ", asked for as " + l.asked_as,
                          l.requested_by.empty() ? "" : " by " + l.requested_by);
       if (!l.facts.bundle_owner.empty()) out += fmt::format("     belongs to {}\n", bundle_text(l.facts));
+      if (l.kind.family == LibFamily::cudnn || l.kind.family == LibFamily::cudnn_sub) out += fmt::format("     owner: {}\n", describe(l.facts.owner));
       if (l.facts.installed_by_cudnnctl) out += fmt::format("     installed by cudnnctl (receipt {})\n", l.facts.receipt);
       for (const auto& o : l.others)
         out += fmt::format("     shadows {}{}: {}{}\n", o.path, o.version.empty() ? "" : " " + o.version, o.relation,
@@ -85,6 +86,7 @@ nlohmann::json trace_json(const TraceReport& r, const TraceRunInfo& run) {
                                                                              {"dir", l.facts.bundle_dir},
                                                                              {"where", l.facts.bundle_where},
                                                                              {"text", bundle_text(l.facts)}}},
+                    {"owner", owner_json(l.facts.owner)},
                     {"shadows", others}});
   }
   for (const auto& m : r.missing) missing.push_back({{"pid", m.pid}, {"name", m.name}, {"requested_by", m.requested_by}, {"tried", m.tried}});

@@ -47,8 +47,12 @@ ExpectedLayout expected_layout(const ArchiveName& name);
 /// The names cuDNN's libraries carry for a major version (7: cudnn only; 8: *_infer/_train; 9: graph,
 /// engines, ...). Newer 9.x releases may add more (engines_tensor_ir, ext): the archive is the authority.
 std::vector<std::string> sub_library_names(unsigned major);
-/// The same for one release: 9.21 adds cudnn_engines_tensor_ir, 9.22 cudnn_ext (sorted; a version of one part: by major).
+/// The same for one release: 9.20 adds cudnn_engines_tensor_ir, 9.22 cudnn_ext (sorted; a version of one part: by major).
 std::vector<std::string> sub_library_names(const Version& version);
+
+/// The sub-libraries a cuDNN release ships (its loader names' base names): sub_library_names of that major.minor
+/// (cudnn_engines_tensor_ir from 9.20, cudnn_ext from 9.22). `minor` of the release ("9.21.0" -> 21).
+std::vector<std::string> release_sub_libraries(unsigned major, unsigned minor);
 
 /// File name the loader opens for a sub-library: cudnn_ops64_9.dll or libcudnn_ops.so.9.
 std::string library_file_name(Os os, std::string_view sub_library, unsigned major);

@@ -58,6 +58,7 @@ const std::vector<CheckSpec>& toolkit_check_rows();   // checks_toolkit.cpp: lay
 const std::vector<CheckSpec>& files_check_rows();     // checks_files.cpp: layer 2
 const std::vector<CheckSpec>& release_check_rows();   // checks_release.cpp: the glibc floor, known-bad releases (2)
 const std::vector<CheckSpec>& bundles_check_rows();   // checks_bundles.cpp: framework bundles (2)
+const std::vector<CheckSpec>& mixed_check_rows();     // checks_mixed.cpp: sub-libraries of another release filling a gap (2)
 const std::vector<CheckSpec>& gpu_code_check_rows();  // checks_gpu_code.cpp: the GPU code in the libraries (2), against each GPU (4)
 const std::vector<CheckSpec>& loader_check_rows();    // checks_loader.cpp: layer 3
 const std::vector<CheckSpec>& driver_check_rows();    // checks_driver.cpp: layer 4

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cudnnctl/env/linux_loader.hpp"
+#include "cudnnctl/owner/owner.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -32,6 +33,8 @@ struct CudnnCopy {
   bool installed = false; // in the folder cudnnctl installed into
   std::string machine;    // the file's machine ("x86_64", "aarch64"; "x64", "arm64"), empty when unreadable
   bool other_machine = false;  // built for another machine than the process: the loader skips it, never a candidate
+  std::vector<std::string> sub_libraries{};  // the loader names' base names of this major in its folder ("cudnn_ops")
+  Owner owner{};          // who put it there (owner/owner_lookup: dpkg, rpm, pacman, conda, pip, cudnnctl, ...)
 };
 
 struct ShadowReport {

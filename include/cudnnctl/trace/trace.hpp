@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cudnnctl/owner/owner.hpp"
+
 namespace cudnnctl {
 
 struct TraceEvent {
@@ -40,6 +42,7 @@ struct LibraryFacts {
   std::string bundle_owner;    // "torch 2.5.1"; empty: not in a bundle
   std::string bundle_dir;      // the bundle's folder
   std::string bundle_where;    // that folder from its site folder's name on: "site-packages/torch/lib"
+  Owner owner;                 // a cuDNN library's owner (dpkg, rpm, pacman, conda, pip, cudnnctl, ...: docs/owners.md)
 };
 
 /// "torch 2.5.1 (bundled copy, site-packages/torch/lib)"; empty when the library is in no bundle.

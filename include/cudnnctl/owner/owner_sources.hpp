@@ -1,0 +1,54 @@
+#pragma once
+// Reading the package managers' records from the disk under a root, bounded (each file at most
+// k_owner_record_max bytes, each folder at most k_owner_folder_max entries; a FIFO, a device or a link where a
+// record should be counts as no record). The text goes through owner_records.hpp's parsers.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudnnctl/owner/owner.hpp"
+
+namespace cudnnctl {
+
+inline constexpr std::uint64_t k_owner_record_max = 32ull << 20;
+inline constexpr std::size_t k_owner_folder_max = 100000;
+
+/// One package and the target paths it lists.
+struct PackageRecord {
+  Owner owner;
+  std::vector<std::string> paths;
+};
+
+/// Which packages' paths to keep: all, or only those of packages whose record names cuDNN at all (a quick
+/// search of the text before it is parsed: most of a system's 1 000 lists do not).
+enum class RecordFilter { all, naming_cudnn };
+
+/// dpkg: each installed package of <root>/var/lib/dpkg/status with the paths of its info/<pkg>[:arch].list.
+std::vector<PackageRecord> read_dpkg_records(const std::string& root, RecordFilter filter = RecordFilter::all);
+/// Debian's nvidia-cudnn downloader: <root>/var/lib/nvidia-cudnn/filelist.txt (version from dpkg's status).
+std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root, RecordFilter filter = RecordFilter::all);
+/// pacman: <root>/var/lib/pacman/local/*/{desc,files}.
+std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFilter filter = RecordFilter::all);
+
+/// rpm: asked through the `rpm` program with the root's own database (--root, --dbpath: Debian's rpm
+/// would otherwise read ~/.rpmdb), read-only, with a time limit.
+struct RpmQuery {
+  std::string root;    // "/" or the tree
+  std::string dbpath;  // the database folder as the target names it ("/var/lib/rpm", "/usr/lib/sysimage/rpm")
+  bool usable() const { return !dbpath.empty(); }
+  /// The first package `rpm -qf` names for one of `candidates` (target paths); nullopt when none does.
+  std::optional<Owner> owner_of(const std::vector<std::string>& candidates) const;
+};
+/// The root's rpm database folder (one holding rpmdb.sqlite or Packages); dbpath empty when there is none.
+RpmQuery find_rpm_database(const std::string& root);
+
+/// conda: the conda-meta/*.json of the prefix above `host_path` (up to four folders up) that lists it.
+std::optional<Owner> conda_owner(const std::string& host_path);
+/// pip: the *.dist-info/RECORD of the site folder above `host_path` (the nearest folder holding *.dist-info
+/// folders, up to six up) that lists it.
+std::optional<Owner> pip_owner(const std::string& host_path);
+/// cudnnctl: the receipt (<toolkit>/.cudnnctl/receipt.json, up to three folders up) that lists it.
+std::optional<Owner> receipt_owner(const std::string& host_path);
+
+} // namespace cudnnctl
