@@ -103,21 +103,23 @@ std::string library_machine(const std::string& path, LoaderFlavor flavor) {
 }
 } // namespace
 
+// One folder under two names (CUDA's lib64 -> targets/x86_64-linux/lib) is one folder: Linux folders are compared
+// by their real path where they exist here.
+static std::string same_folder_key(const std::string& dir, PathFlavor flavor) {
+  if (flavor == PathFlavor::posix) {
+    std::error_code ec;
+    if (const auto real = fs::canonical(path_from_utf8(dir), ec); !ec) return path_key(utf8_of(real), flavor);
+  }
+  return path_key(dir, flavor);
+}
+
 ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major, const std::string& installed_dir,
                                const std::string& process_machine) {
   const auto expected_machine = process_machine.empty() ? host_library_machine(flavor) : process_machine;
   ShadowReport r;
   r.order = order;
   const auto pflavor = flavor == LoaderFlavor::windows ? PathFlavor::windows : PathFlavor::posix;
-  // one folder under two names (CUDA's lib64 -> targets/x86_64-linux/lib) is one folder: Linux folders are
-  // compared by their real path where they exist here
-  const auto folder_key = [&](const std::string& dir) {
-    if (pflavor == PathFlavor::posix) {
-      std::error_code ec;
-      if (const auto real = fs::canonical(path_from_utf8(dir), ec); !ec) return path_key(utf8_of(real), pflavor);
-    }
-    return path_key(dir, pflavor);
-  };
+  const auto folder_key = [pflavor](const std::string& dir) { return same_folder_key(dir, pflavor); };
   const auto installed_key = installed_dir.empty() ? std::string() : folder_key(installed_dir);
   const auto os = flavor == LoaderFlavor::windows ? Os::windows : Os::linux_os;
   std::vector<std::string> seen;

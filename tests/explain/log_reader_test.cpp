@@ -20,7 +20,7 @@ std::vector<ExplainMatch> read_log(const std::vector<std::string>& lines) {
 
 } // namespace
 
-TEST_CASE("the first error of a log is its root; the cuDNN and CUDA errors after it are collateral", "[log_reader]") {
+TEST_CASE("the first error of a log is its root, the cuDNN and CUDA errors after it are collateral", "[log_reader]") {
   SECTION("an illegal address, then cuDNN's status") {
     const auto m = read_log({"RuntimeError: CUDA error: an illegal memory access was encountered",
                              "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED"});

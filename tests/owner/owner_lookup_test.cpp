@@ -36,7 +36,7 @@ void owner_debian_root(const fs::path& r, bool held) {
 
 } // namespace
 
-TEST_CASE("dpkg: the package, its version and its hold; /lib and /usr/lib alike", "[owner_lookup]") {
+TEST_CASE("dpkg: the package, its version and its hold, /lib and /usr/lib alike", "[owner_lookup]") {
   TempDir t;
   owner_debian_root(t.path(), true);
   OwnerLookup lookup(t.str());

@@ -68,7 +68,7 @@ TEST_CASE("pip RECORD paths, quoted and not", "[owner_records]") {
   CHECK(p[1] == "a,b\"c");
 }
 
-TEST_CASE("conda-meta records: name, version, files; anything else refused", "[owner_records]") {
+TEST_CASE("conda-meta records: name, version, files, anything else refused", "[owner_records]") {
   const auto r = parse_conda_record(R"({"name":"libcudnn","version":"9.25.0.15","files":["lib/libcudnn.so.9",7,"lib/x"]})");
   REQUIRE(r);
   CHECK(r->name == "libcudnn");
