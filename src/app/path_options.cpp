@@ -8,10 +8,11 @@
 namespace cudnnctl {
 
 bool is_path_option(std::string_view name, std::string_view type_name) {
-  static constexpr std::array<std::string_view, 22> names = {
+  static constexpr std::array<std::string_view, 25> names = {
       "--cuda-path", "--to",         "--cache",  "--catalog",        "--log-file",            "--html",    "--output",
       "--sha256-file", "--events",   "--system32", "--path-file",    "--consumer",            "--root",    "--driver-library",
-      "--driver-version-file", "--lib-dir", "--cudnn-library", "--site", "archive", "input", "dir", "paths"};
+      "--driver-version-file", "--lib-dir", "--cudnn-library", "--site", "archive", "input", "dir", "paths",
+      "--prometheus", "--nfd", "documents"};
   for (const auto n : names)
     if (n == name) return true;
   return type_name == "FILE" || type_name == "DIR" || type_name == "PATH";

@@ -95,7 +95,8 @@ TEST_CASE("every value option of every command is a path (refused empty) or name
   // Options whose value is not a file or folder: a new option must be classified, here or by name/type
   static const std::set<std::string> not_paths = {
       "--sha256", "--name-encoding", "--threads", "version", "--platform", "--cuda", "--mirror", "--timeout", "--label", "--scope",
-      "--shell", "--layer", "--check", "--target", "--path-value", "--drive", "--want", "command", "--python", "--major", "--warmup-ms", "--connections"};
+      "--shell", "--layer", "--check", "--target", "--path-value", "--drive", "--want", "command", "--python", "--major", "--warmup-ms", "--connections",
+      "--nfd-expiry", "--slurm-node", "--fix"};
   AllCommands all;
   std::vector<std::string> unclassified;
   each_value_option(all.app, "cudnnctl", [&](const std::string& where, const CLI::Option& opt) {

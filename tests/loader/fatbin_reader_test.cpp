@@ -95,7 +95,7 @@ TEST_CASE("fat binary: hostile sizes, counts and offsets are refused with the fi
   version[4] = 2;
   refused(version, "version 2");
   refused(good + "garbage!" + std::string(8, '\0'), "does not start with the fat-binary magic");
-  refused(good + std::string(70000, '\0'), "does not start with the fat-binary magic");  // more zeros than padding
+  refused(good + std::string(70000, '\0'), "neither padding before a container nor the section's end");  // more zeros than padding
   // a short read (the file ends inside the section) is an error, never a smaller answer
   const auto r = read_fatbin_section(memory(good), {0, good.size() + 64}, "short.so");
   CHECK_FALSE(r);
