@@ -300,8 +300,9 @@ def check_layout(c, args, wheel, root, tmp):
     path = os.path.join(root, "archive", name)
     if not os.path.isfile(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        lay_out_archive(wheel, root, path + ".tmp", name.rsplit(".", 2 if name.endswith(".tar.xz") else 1)[0])
-        os.replace(path + ".tmp", path)
+        tmp_path = "%s.tmp-%d" % (path, os.getpid())  # two runs at once each write their own, the last rename wins
+        lay_out_archive(wheel, root, tmp_path, name.rsplit(".", 2 if name.endswith(".tar.xz") else 1)[0])
+        os.replace(tmp_path, path)
     r = run([args.cudnnctl, "inspect", "--json", path])
     try:
         doc = json.loads(r.stdout)
