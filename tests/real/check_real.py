@@ -40,6 +40,13 @@ MACHINES = {("windows", "x86_64"): "x64", ("windows", "arm64"): "arm64", ("linux
             ("linux", "aarch64"): "aarch64"}
 
 
+# Disagreements that are cudnnctl's known, not yet fixed bugs, each named exactly (the check fails when one goes away).
+# libcudnn_cnn_infer.so.8 of 8.9.6.50 keeps .dynstr (7 MB) after its section table, at the end of the 585 MB file;
+# inspect's streaming floor reader keeps only the bytes before and in the section table, so it cannot read the
+# version-needed table's names there (the random-access reader and readelf can).
+KNOWN_FLOOR_GAPS = {"cu11-8.9.6.50-linux_x86_64": ["libcudnn_cnn_infer"]}
+
+
 class Check:
     def __init__(self, name):
         self.name, self.failures, self.agreed = name, [], 0
@@ -333,7 +340,13 @@ def check_layout(c, args, wheel, root, tmp):
                     floor[fam] = (key, ver)
         lf = doc.get("library_floor") or {}
         ours = sorted(v["needs"] for v in (lf.get("floor") or {}).values())
-        c.require(not lf.get("unreadable"), "inspect %s: libraries it could not read for the floor: %s" % (name, lf.get("unreadable")))
+        unreadable = sorted(x.split(":", 1)[0].split(".so", 1)[0] for x in lf.get("unreadable") or [])  # "libX.so.8.9.6: why"
+        known = sorted(KNOWN_FLOOR_GAPS.get(wheel["id"], []))
+        # a known gap is listed exactly: when it is fixed, this fails until the entry is removed
+        c.same("inspect %s: libraries whose floor the streaming reader could not read (known gaps: KNOWN_FLOOR_GAPS)" % name,
+               unreadable, known)
+        if known:
+            print("  known gap: %s: %s" % (", ".join(known), lf.get("unreadable")))
         c.same("inspect %s: the machines of its libraries" % name, lf.get("machines"), [wheel["arch"]])
         c.same("inspect %s: the glibc/libstdc++ floor of the archive (streamed / each library read)" % name,
                ours, sorted(v for _, v in floor.values()))
