@@ -20,15 +20,7 @@ TEST_PACKAGES=(catch2 time openssl zip unzip xz-utils p7zip-full libarchive-tool
                prometheus prometheus-node-exporter)
 ensure_packages tests "${TEST_PACKAGES[@]}"
 
-# uv and auditwheel from PyPI, in a private venv, for packaging.wheel_uv and packaging.wheel_auditwheel, and
-# ansible-core (pinned: the newest for Debian 12's Python 3.11) for fleet.ansible_playbook and fleet.ansible_sanity
-# (the wheel tests download nothing; ansible-test sanity installs its linters from PyPI; without these they skip)
-TOOLS=${XDG_CACHE_HOME:-$HOME/.cache}/cudnnctl-test-tools
-if [[ ! -x $TOOLS/bin/uv || ! -x $TOOLS/bin/auditwheel || ! -x $TOOLS/bin/ansible-test ]]; then
-  { python3 -m venv "$TOOLS" && "$TOOLS/bin/pip" install -q "uv==0.13.9" "auditwheel==6.8.2" "ansible-core==2.19.14"; } >&2 ||
-    echo "test: uv, auditwheel and ansible-core could not be installed into $TOOLS: the tests that need them skip" >&2
-fi
-export CUDNNCTL_UV=$TOOLS/bin/uv CUDNNCTL_AUDITWHEEL=$TOOLS/bin/auditwheel CUDNNCTL_ANSIBLE=$TOOLS/bin
+source scripts/test-tools.sh
 
 scripts/setup.sh -DCUDNNCTL_TESTS=ON >&2
 # the real-files corpus (label real: 6.7 GB of NVIDIA's wheels) runs on its own after tests/real/fetch_corpus.py:

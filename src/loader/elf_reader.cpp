@@ -1,5 +1,6 @@
 #include "cudnnctl/loader/elf_reader.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -78,29 +79,37 @@ DynamicTags scan_dynamic(const Reader& r, const std::string& dyn, std::size_t en
   return t;
 }
 
-using StringAt = std::function<std::optional<std::string>(std::uint64_t)>;
+// The NUL-terminated string at `at` of a string table; nothing when it starts or ends outside it.
+std::optional<std::string> string_in(const std::string& strtab, std::uint64_t at) {
+  if (at >= strtab.size()) return std::nullopt;
+  const auto end = strtab.find('\0', static_cast<std::size_t>(at));
+  if (end == std::string::npos) return std::nullopt;
+  return strtab.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at));
+}
+
+// The version tables as read: offsets into the string table, named once the string table is read (a
+// forward-only reader must take the tables and the string table in the order they lie in the file).
+struct RawVersions {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> needs;  // (file, version) of each Elf_Vernaux
+  std::vector<std::uint64_t> defs;                              // the name of each Elf_Verdef
+};
 
 // Elf_Verneed {vn_version:2, vn_cnt:2, vn_file:4, vn_aux:4, vn_next:4} chains Elf_Vernaux {vna_hash:4,
 // vna_flags:2, vna_other:2, vna_name:4, vna_next:4}; the same 16-byte layouts in ELF32 and ELF64.
 // Every entry is fetched on its own (16 bytes) and every count is bounded: the chains may point anywhere.
-bool read_verneed(const Reader& r, std::uint64_t at, std::uint64_t count, const StringAt& string_at,
-                  std::vector<ElfDynamicInfo::VersionNeed>& out) {
+bool read_verneed(const Reader& r, std::uint64_t at, std::uint64_t count, RawVersions& out) {
   if (count > k_max_version_entries) return false;
   std::uint64_t total_aux = 0;
   for (std::uint64_t i = 0; i < count; ++i) {
     std::string vn;
     if (!r.fetch(at, 16, vn)) return false;
     const auto cnt = r.num(vn, 2, 2), file = r.num(vn, 4, 4), aux = r.num(vn, 8, 4), next = r.num(vn, 12, 4);
-    const auto file_name = string_at(file);
-    if (!file_name) return false;
     std::uint64_t aux_at = at + aux;
     for (std::uint64_t k = 0; k < cnt; ++k) {
       if (++total_aux > k_max_version_entries) return false;
       std::string va;
       if (!r.fetch(aux_at, 16, va)) return false;
-      const auto name = string_at(r.num(va, 8, 4));
-      if (!name) return false;
-      out.push_back({*file_name, *name});
+      out.needs.emplace_back(file, r.num(va, 8, 4));
       const auto aux_next = r.num(va, 12, 4);
       if (aux_next == 0) break;
       aux_at += aux_next;
@@ -113,8 +122,7 @@ bool read_verneed(const Reader& r, std::uint64_t at, std::uint64_t count, const 
 
 // Elf_Verdef {vd_version:2, vd_flags:2, vd_ndx:2, vd_cnt:2, vd_hash:4, vd_aux:4, vd_next:4}; its first
 // Elf_Verdaux {vda_name:4, vda_next:4} names the version (the others name its parents).
-bool read_verdef(const Reader& r, std::uint64_t at, std::uint64_t count, const StringAt& string_at,
-                 std::vector<std::string>& out) {
+bool read_verdef(const Reader& r, std::uint64_t at, std::uint64_t count, RawVersions& out) {
   if (count > k_max_version_entries) return false;
   for (std::uint64_t i = 0; i < count; ++i) {
     std::string vd;
@@ -123,14 +131,44 @@ bool read_verdef(const Reader& r, std::uint64_t at, std::uint64_t count, const S
     if (cnt > 0) {
       std::string va;
       if (!r.fetch(at + aux, 8, va)) return false;
-      const auto name = string_at(r.num(va, 0, 4));
-      if (!name) return false;
-      out.push_back(*name);
+      out.defs.push_back(r.num(va, 0, 4));
     }
     if (next == 0) break;
     at += next;
   }
   return true;
+}
+
+// The string table and the version tables, read in the order they lie in the file (an archive member is
+// read forwards; only its first megabytes are kept to go back to), then every version named. A string
+// table after the version tables is real: NVIDIA's libcudnn_cnn_infer.so.8 (8.9.6) keeps .dynstr at its end.
+std::optional<std::string> read_strings_and_versions(const Reader& r, const std::vector<Segment>& loads, const DynamicTags& t,
+                                                     std::uint64_t strtab_at, std::string& strtab, ElfDynamicInfo& info) {
+  std::optional<std::uint64_t> verneed_at, verdef_at;
+  if (t.verneed && !(verneed_at = file_offset(loads, *t.verneed))) return "its version-needed table is malformed";
+  if (t.verdef && !(verdef_at = file_offset(loads, *t.verdef))) return "its version-definition table is malformed";
+  enum Part { strings, needs, defs };
+  std::vector<std::pair<std::uint64_t, Part>> order{{strtab_at, strings}};
+  if (verneed_at) order.emplace_back(*verneed_at, needs);
+  if (verdef_at) order.emplace_back(*verdef_at, defs);
+  std::sort(order.begin(), order.end());
+  RawVersions raw;
+  for (const auto& [at, part] : order) {
+    if (part == strings && !r.fetch(at, static_cast<std::size_t>(t.strsz), strtab)) return "its string table lies past the end of the file";
+    if (part == needs && !read_verneed(r, at, t.verneednum, raw)) return "its version-needed table is malformed";
+    if (part == defs && !read_verdef(r, at, t.verdefnum, raw)) return "its version-definition table is malformed";
+  }
+  for (const auto& [file, version] : raw.needs) {
+    auto f = string_in(strtab, file), v = string_in(strtab, version);
+    if (!f || !v) return "its version-needed table is malformed";
+    info.version_needs.push_back({std::move(*f), std::move(*v)});
+  }
+  for (const auto name : raw.defs) {
+    auto d = string_in(strtab, name);
+    if (!d) return "its version-definition table is malformed";
+    info.version_defs.push_back(std::move(*d));
+  }
+  return std::nullopt;
 }
 
 // One program header (Elf32_Phdr / Elf64_Phdr) at `b` of the table: its type, file offset, address, size.
@@ -206,31 +244,17 @@ Result<ElfDynamicInfo> read_elf_dynamic(const ReadAt& read_at, const std::string
   if (!strtab_offset) return bad("its string table is not inside any loaded segment");
   if (t.strsz == 0 || t.strsz > (1u << 26)) return bad("its string table has an odd size");
   std::string strtab;
-  if (!r.fetch(*strtab_offset, static_cast<std::size_t>(t.strsz), strtab)) return bad("its string table lies past the end of the file");
-  const StringAt string_at = [&](std::uint64_t at) -> std::optional<std::string> {
-    if (at >= strtab.size()) return std::nullopt;
-    const auto end = strtab.find('\0', static_cast<std::size_t>(at));
-    if (end == std::string::npos) return std::nullopt;
-    return strtab.substr(static_cast<std::size_t>(at), end - static_cast<std::size_t>(at));
-  };
+  if (const auto why = read_strings_and_versions(r, loads, t, *strtab_offset, strtab, info)) return bad(*why);
   for (auto n : t.needed) {
-    auto s = string_at(n);
+    auto s = string_in(strtab, n);
     if (!s) return bad("a DT_NEEDED entry points outside the string table");
     info.needed.push_back(std::move(*s));
   }
   for (auto [slot, value] : {std::pair{&t.soname, &info.soname}, std::pair{&t.runpath, &info.runpath}, std::pair{&t.rpath, &info.rpath}}) {
     if (!*slot) continue;
-    auto s = string_at(**slot);
+    auto s = string_in(strtab, **slot);
     if (!s) return bad("a dynamic entry points outside the string table");
     *value = std::move(*s);
-  }
-  if (t.verneed) {
-    const auto at = file_offset(loads, *t.verneed);
-    if (!at || !read_verneed(r, *at, t.verneednum, string_at, info.version_needs)) return bad("its version-needed table is malformed");
-  }
-  if (t.verdef) {
-    const auto at = file_offset(loads, *t.verdef);
-    if (!at || !read_verdef(r, *at, t.verdefnum, string_at, info.version_defs)) return bad("its version-definition table is malformed");
   }
   return info;
 }

@@ -18,9 +18,12 @@ COLL=$T/ansible_collections/cudnnctl/cudnn
 mkdir -p "$(dirname "$COLL")" "$T/home/.ansible/test/cache"
 cp -r "$SRC/packaging/ansible/ansible_collections/cudnnctl/cudnn" "$COLL"
 "$TEST_BIN" --version
-# the pip version ansible-test bootstraps (ansible_test/_internal/python_requirements.py: get_venv_packages)
-PIP_VERSION=$(grep -ho "pip='[0-9.]*'" "$(dirname "$(realpath "$(command -v "$TEST_BIN")")")"/../lib/python3*/site-packages/ansible_test/_internal/python_requirements.py |
-  head -1 | tr -dc '0-9.')
+# the pip version ansible-test bootstraps (ansible_test/_internal/python_requirements.py: get_venv_packages), found
+# through the interpreter on ansible-test's own #! line (a venv's site-packages, or Debian's dist-packages)
+TEST_PY=$(head -n 1 "$(command -v "$TEST_BIN")" | sed -e 's/^#! *//' -e 's/ .*//')
+ANSIBLE_TEST_DIR=$("$TEST_PY" -c 'import ansible_test, os; print(os.path.dirname(ansible_test.__file__))') ||
+  { echo "FAIL: $TEST_PY (from $TEST_BIN's first line) cannot import ansible_test"; exit 1; }
+PIP_VERSION=$(grep -ho "pip='[0-9.]*'" "$ANSIBLE_TEST_DIR/_internal/python_requirements.py" | head -1 | tr -dc '0-9.')
 [[ -n $PIP_VERSION ]] || { echo "FAIL: cannot tell which pip ansible-test bootstraps"; exit 1; }
 cp "$SRC/tests/fleet/ansible_get_pip.py" "$T/home/.ansible/test/cache/get_pip_${PIP_VERSION//./_}.py"
 cd "$COLL"

@@ -21,6 +21,8 @@ struct CraftedElf {
   std::vector<std::string> verdef;
   std::uint64_t verneednum_override = 0;  // nonzero: DT_VERNEEDNUM says this instead
   std::uint32_t first_aux_override = 0;   // nonzero: the first Verneed's vn_aux says this instead
+  std::uint64_t gap_after_dynamic = 0;    // zero bytes between the dynamic section and the tables after it
+  bool strings_last = false;              // the string table after the version tables (as in files patchelf moved it in)
 
   std::string build() const {
     std::string strtab(1, '\0');
@@ -67,7 +69,9 @@ struct CraftedElf {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> dyn;
     for (auto at : needed_at) dyn.push_back({1, at});
     const std::uint64_t dyn_size = (needed_at.size() + 2 + (vn.empty() ? 0 : 2) + (vd.empty() ? 0 : 2) + 1) * 16;
-    const std::uint64_t str_at = dyn_at + dyn_size, vn_at = str_at + strtab.size(), vd_at = vn_at + vn.size();
+    const std::uint64_t first = dyn_at + dyn_size + gap_after_dynamic;
+    const std::uint64_t vn_at = strings_last ? first : first + strtab.size(), vd_at = vn_at + vn.size();
+    const std::uint64_t str_at = strings_last ? vd_at + vd.size() : first;
     dyn.push_back({5, str_at});
     dyn.push_back({10, strtab.size()});
     if (!vn.empty()) {
@@ -79,7 +83,7 @@ struct CraftedElf {
       dyn.push_back({0x6ffffffd, verdef.size()});
     }
     dyn.push_back({0, 0});
-    const std::uint64_t total = vd_at + vd.size();
+    const std::uint64_t total = first + strtab.size() + vn.size() + vd.size();
     std::string out;
     out += std::string("\x7F" "ELF\x02\x01\x01", 7) + std::string(9, '\0');
     put(out, 3, 2);        // e_type ET_DYN
@@ -101,7 +105,8 @@ struct CraftedElf {
       put(out, tag, 8);
       put(out, val, 8);
     }
-    return out + strtab + vn + vd;
+    out += std::string(gap_after_dynamic, '\0');
+    return strings_last ? out + vn + vd + strtab : out + strtab + vn + vd;
   }
 
 private:

@@ -117,6 +117,50 @@ TEST_CASE("the forward reader reaches the dynamic section past its kept prefix, 
   CHECK(tiny->version_needs.size() == 7);
 }
 
+TEST_CASE("the forward reader takes the version tables before a string table that lies after them", "[glibc_floor]") {
+  // dynamic section, 64 KiB of other sections, version tables, then .dynstr: the reads must go in file order,
+  // because the 100-byte prefix kept for going back holds none of them
+  CraftedElf e = cudnn_like();
+  e.verdef = {"libcudnn_cnn.so.9", "libcudnn_cnn.so.9.19"};
+  e.gap_after_dynamic = 64 << 10;
+  e.strings_last = true;
+  const auto bytes = e.build();
+  REQUIRE(read_elf_dynamic(memory(bytes), "random access")->version_needs.size() == 7);
+  std::size_t at = 0;
+  auto pull = [&](char* buf, std::size_t n) {
+    const auto k = std::min<std::size_t>({n, bytes.size() - at, 4096});
+    std::copy_n(bytes.data() + at, k, buf);
+    at += k;
+    return k;
+  };
+  const auto info = read_elf_dynamic(forward_reader(pull, 100), "stream");
+  INFO((info ? std::string() : info.error().message));
+  REQUIRE(info);
+  CHECK(info->version_needs.size() == 7);
+  CHECK(info->version_needs.front().file == "libc.so.6");
+  CHECK(info->version_defs == std::vector<std::string>{"libcudnn_cnn.so.9", "libcudnn_cnn.so.9.19"});
+  CHECK(info->needed == std::vector<std::string>{"libc.so.6", "libstdc++.so.6"});
+}
+
+TEST_CASE("the forward reader's default prefix reaches back to 8.1 MB after reading past 20 MB", "[glibc_floor]") {
+  // NVIDIA's libcudnn_cnn_infer.so.8 (8.9.6): .gnu.version_r at 8.1 MB, .dynamic and .dynstr past 560 MB
+  std::string bytes(std::size_t{24} << 20, 'x');
+  const std::size_t tables = 0x821e40, dynamic = std::size_t{20} << 20;
+  bytes.replace(tables, 6, "verneed");
+  bytes.replace(dynamic, 7, "dynamic");
+  std::size_t at = 0;
+  auto pull = [&](char* buf, std::size_t n) {
+    const auto k = std::min<std::size_t>({n, bytes.size() - at, 65536});
+    std::copy_n(bytes.data() + at, k, buf);
+    at += k;
+    return k;
+  };
+  const auto read = forward_reader(pull);
+  CHECK(read(dynamic, 7) == "dynamic");
+  CHECK(read(tables, 6) == "vernee");
+  CHECK(read(std::size_t{40} << 20, 1).empty());  // past the end
+}
+
 TEST_CASE("this host: glibc's version and libstdc++'s highest GLIBCXX, read from its version definitions", "[glibc_floor]") {
   const auto host = detect_host_symbol_versions();
   if (!host.highest.count("GLIBC")) CUDNNCTL_SKIP("the C library here is not glibc");
