@@ -146,6 +146,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
   // test seams: which file to load as the driver, and where its version is read
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   sub.add_option("--driver-version-file", opts->driver_version_file, "")->group("");
+  sub.add_option("--root", opts->system_root, "System root for the ld.so cache and ld.so.conf.d (tests and image builders)")->group("");
   return [opts, html, catalog, path_value, path_value_given, path_files, list_checks, fleet, slurm, fo](Io& io) -> Result<ExitCode> {
     if (*list_checks) {
       if (io.json) {

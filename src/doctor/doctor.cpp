@@ -91,7 +91,7 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
 }
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env) {
-  const auto system = make_real_system(options.self_exe);
+  const auto system = make_real_system(options.self_exe, options.system_root);
   auto report = run_doctor(options, env, *system);
   report.host = platform::host_name();
   return report;

@@ -14,6 +14,7 @@
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/doctor/fix.hpp"
+#include "cudnnctl/env/path_apply.hpp"
 #include "cudnnctl/install/installer.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 
@@ -43,6 +44,14 @@ Result<std::string> unbundle_for_toolkit(const FixStep& step, const Toolkit& t, 
   return outcome.message;
 }
 
+// `path --apply` for the toolkit: its library folder listed in ld.so.conf.d (one file, written atomically: a kill
+// leaves it written or not), ldconfig run, and the cache read back to check that the toolkit's cuDNN comes first
+Result<std::string> put_toolkit_first(const Toolkit& t, const DoctorFacts& f, const platform::Environment& env) {
+  const auto report = make_path_report(t, env, f.system_root, "");
+  CUDNNCTL_TRY_ASSIGN(const auto done, apply_loader_path(t, report, PathScope::process, f.system_root, env));
+  return done.summary + "; programs started from now on load it (a running shell needs nothing)";
+}
+
 // a fixed check passes afterwards when the check run again reports no warning or failure for it
 bool passes_after(const DoctorReport& after, const std::string& id) {
   return std::none_of(after.checks.begin(), after.checks.end(),
@@ -64,6 +73,8 @@ Result<std::string> apply_fix(const FixStep& step, const DoctorFacts& f, const p
       return repair_from_archive(step, *t, f, *fs);
     case FixOperation::unbundle:
       return unbundle_for_toolkit(step, *t, *fs, env);
+    case FixOperation::loader_path:
+      return put_toolkit_first(*t, f, env);
   }
   return fail(ErrorCode::internal, "doctor --fix: an unknown operation");
 }

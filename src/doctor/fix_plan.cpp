@@ -8,11 +8,13 @@
 
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
+#include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/doctor/fix.hpp"
-#include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/env/ld_conf.hpp"
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/owner/owner_lookup.hpp"
+#include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
 
@@ -121,6 +123,57 @@ void plan_recover(const DoctorFacts& f, const Check& c, FixPlan& plan) {
   plan.steps.push_back({c.id, rule->operation, t.root, {}, filled(rule->command, t.root, {}, {}), std::move(changes)});
 }
 
+// The copies of the toolkit's major that programs meet before the toolkit's own (all of them when it is not on
+// the search path), skipping those the loader skips (another architecture).
+std::vector<const CudnnCopy*> copies_ahead(const ShadowReport& sh, unsigned major) {
+  std::vector<const CudnnCopy*> out;
+  for (const auto& c : sh.copies) {
+    if (c.installed) break;
+    if (c.major == major && !c.other_machine) out.push_back(&c);
+  }
+  return out;
+}
+
+// Why `path --apply` (ld.so.conf.d + ldconfig) cannot put the toolkit first here; "" when it can.
+std::string why_not_loader_path(const DoctorFacts& f) {
+  if (f.model == LoaderModel::windows_pe)
+    return "the Windows PATH is the registry's: `cudnnctl path --apply --scope user` (elevated: --scope machine) on that machine";
+  if (f.offline || !f.search || !f.search_plan || !f.major) return "the search path of another machine is not changed from here";
+  const auto& plan = *f.search_plan;
+  const auto ahead = copies_ahead(*f.search, *f.major);
+  const bool on_path = std::any_of(f.search->copies.begin(), f.search->copies.end(), [](const CudnnCopy& c) { return c.installed; });
+  if (on_path && ahead.empty()) return "the toolkit's copy is what programs load: the finding is about a copy the loader skips";
+  for (const auto* c : ahead)
+    if (c->via != "ld.so cache" && c->via != "default folder")
+      return fmt::format(
+          "{} comes first through {}, which the loader reads before the ld.so cache: change it in the shell that sets it "
+          "(`{}` in that shell, or remove the entry from its profile)",
+          c->dir, c->via, plan.eval_command);
+  if (const auto why = ld_conf_problem(plan.ld_conf_entry); !why.empty())
+    return fmt::format("ldconfig cannot list '{}': {}", plan.ld_conf_entry, why);
+  if (f.system_root == "/" && !platform::is_privileged())
+    return fmt::format("writing {} needs root: `sudo cudnnctl doctor --fix`, or for this shell only: {}", plan.ld_conf_path, plan.eval_command);
+  return {};
+}
+
+void plan_search_path(const DoctorFacts& f, const Check& c, FixPlan& plan) {
+  if (auto why = why_not_loader_path(f); !why.empty()) {
+    plan.printed.push_back({c.id, c.status, c.fix, std::move(why)});
+    return;
+  }
+  const auto& t = *f.tk();
+  const auto& lp = *f.search_plan;
+  auto command = filled(automatic_fix(c.id)->command, t.root, {}, {});
+  if (f.system_root != "/") command += " --root " + command_word(f.system_root);
+  std::vector<std::string> changes{
+      fmt::format("writes {} (listing {}) and runs ldconfig{}: programs started afterwards find cuDNN in {} first", lp.ld_conf_path, lp.ld_conf_entry,
+                  f.system_root == "/" ? "" : " -r " + f.system_root, lp.folder),
+      fmt::format("a running shell needs nothing: each program reads the ld.so cache when it starts (LD_LIBRARY_PATH, when "
+                  "set, is still searched first); undo: remove {} and run ldconfig",
+                  lp.ld_conf_path)};
+  plan.steps.push_back({c.id, FixOperation::loader_path, lp.folder, {}, std::move(command), std::move(changes)});
+}
+
 }  // namespace
 
 FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vector<std::string>& only) {
@@ -142,6 +195,9 @@ FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vect
         break;
       case FixOperation::unbundle:
         plan_bundles(r, *f, c, plan);
+        break;
+      case FixOperation::loader_path:
+        plan_search_path(*f, c, plan);
         break;
     }
   }

@@ -14,6 +14,8 @@ std::string_view to_string(FixOperation op) {
       return "repair";
     case FixOperation::unbundle:
       return "unbundle";
+    case FixOperation::loader_path:
+      return "path";
   }
   return "recover";
 }
@@ -29,6 +31,10 @@ const std::vector<FixRule>& fix_rules() {
        "cache: only the files that differ are placed again"},
       {"bundles.shadow", FixOperation::unbundle, "cudnnctl bundle unbundle {dir} --cuda-path {root}",
        "a framework bundle of the toolkit's cuDNN major, built for the toolkit's CUDA major, set aside (reversible: bundle restore)"},
+      {"files.search_path", FixOperation::loader_path, "cudnnctl path --cuda-path {root} --apply",
+       "Linux, as root: the toolkit's library folder not first in the ld.so cache (not on the search path, or another copy of "
+       "the ld.so cache or a default folder before it) put first through ld.so.conf.d; an LD_LIBRARY_PATH entry before it "
+       "stays the shell's to change"},
   };
   return rules;
 }

@@ -165,7 +165,9 @@ void gather_search_path(DoctorFacts& f, const DoctorOptions& o, const platform::
                                     f.win.order->size()));
     return;
   }
-  f.search = make_path_report(*t, env, "/", "", &sys.ld_cache_text()).shadows;
+  auto report = make_path_report(*t, env, o.system_root, "", &sys.ld_cache_text());
+  f.search = std::move(report.shadows);
+  f.search_plan = std::move(report.plan);
   f.search_origin = "this process's environment";
 }
 
@@ -181,6 +183,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   const auto host = platform::detect_host();
   f.host_os = host.os;
   f.host_description = host.description;
+  f.system_root = o.system_root;
   f.no_gpu = o.no_gpu;
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;

@@ -22,22 +22,22 @@ namespace {
 
 class RealSystem final : public DoctorSystem {
 public:
-  explicit RealSystem(std::string self_exe) : m_self(std::move(self_exe)) {}
+ RealSystem(std::string self_exe, std::string system_root) : m_self(std::move(self_exe)), m_root(std::move(system_root)) {}
 
-  // the folder and link looks are the bundle module's real disk (one implementation for both)
-  std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
-  bool exists(const std::string& path) override { return m_disk->exists(path); }
-  bool is_dir(const std::string& path) override { return m_disk->is_dir(path); }
-  std::string real_path(const std::string& path) override { return m_disk->real_path(path); }
-  std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
-    return read_text_file(path_from_utf8(path), max_bytes);
+ // the folder and link looks are the bundle module's real disk (one implementation for both)
+ std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
+ bool exists(const std::string& path) override { return m_disk->exists(path); }
+ bool is_dir(const std::string& path) override { return m_disk->is_dir(path); }
+ std::string real_path(const std::string& path) override { return m_disk->real_path(path); }
+ std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
+   return read_text_file(path_from_utf8(path), max_bytes);
   }
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
   Result<GpuCode> read_gpu_code(const std::string& path) override { return read_gpu_code_file(path); }
   const std::string& ld_cache_text() override {
     if (!m_ld_cache) {
-      auto text = read_ld_cache_text();
+      auto text = read_ld_cache_text(m_root);
       if (!text) m_ld_cache_problem = text.error().message;
       m_ld_cache = text.value_or(std::string());
     }
@@ -57,6 +57,7 @@ public:
 
 private:
   std::string m_self;
+  std::string m_root;
   std::unique_ptr<PythonDisk> m_disk = make_real_python_disk();
   std::string m_ld_cache_problem;
   std::optional<std::string> m_ld_cache;
@@ -64,6 +65,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe) { return std::make_unique<RealSystem>(std::move(self_exe)); }
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root) {
+  return std::make_unique<RealSystem>(std::move(self_exe), std::move(system_root));
+}
 
 } // namespace cudnnctl

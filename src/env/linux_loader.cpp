@@ -37,12 +37,26 @@ std::vector<std::string> ld_cache_paths(const std::string& text, const std::stri
   return out;
 }
 
-Result<std::string> read_ld_cache_text() {
+std::string ld_cache_text_under(const std::string& text, const std::string& system_root) {
+  auto root = system_root;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  if (root == "/" || root.empty()) return text;
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (const auto arrow = line.find("=> /"); arrow != std::string::npos) line.insert(arrow + 3, root);
+    out += line + "\n";
+  }
+  return out;
+}
+
+Result<std::string> read_ld_cache_text(const std::string& system_root) {
   static const char* const candidates[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig"};
   std::string tried;
+  const bool image = !system_root.empty() && system_root != "/";
   for (const char* ldconfig : candidates) {
-    auto text = platform::run_capture({ldconfig, "-p"}, 30000);
-    if (text) return text;
+    auto text = image ? platform::run_capture({ldconfig, "-r", system_root, "-p"}, 30000) : platform::run_capture({ldconfig, "-p"}, 30000);
+    if (text) return ld_cache_text_under(*text, system_root);
     tried += fmt::format("{}{}", tried.empty() ? "" : "; ", text.error().message);
   }
   return fail(ErrorCode::io, fmt::format("the ld.so cache could not be read with ldconfig -p ({})", tried),

@@ -55,7 +55,8 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
   }
   std::vector<std::string> cache;
   if (ld_cache_text) cache = parse_ldconfig_cache(*ld_cache_text);
-  else if (auto text = read_ld_cache_text(); text) cache = parse_ldconfig_cache(*text);
+  else if (auto text = read_ld_cache_text(system_root); text)
+    cache = parse_ldconfig_cache(*text);
   else r.notes.push_back(text.error().message + ": it is left out of the search order");
   r.shadows = scan_cudnn_copies(linux_search_order(env, own, cache, multiarch_triplet(host.arch)), LoaderFlavor::linux_ld, major, installed_dir);
   return r;

@@ -2,15 +2,21 @@
 # doctor --fix end to end, then killed at every file-system change (issue 55). The set-up has one planted
 # problem per automatic fix: an install killed after its journal was written and a dead run's staging folder
 # (files.interrupted), an installed library emptied as antivirus does with its archive in the download cache
-# (files.receipt), and a pip wheel's cuDNN of the toolkit's major and CUDA major that the framework loads first
-# (bundles.shadow). Stand-in libraries (tests/bundle/common.sh) that really load, so unbundle's load check runs.
-# A clean `doctor --fix --yes` repairs all three and counts its changes (CUDNNCTL_FAULT_LOG); --dry-run changes
+# (files.receipt), a pip wheel's cuDNN of the toolkit's major and CUDA major that the framework loads first
+# (bundles.shadow), and the toolkit's cuDNN not in the ld.so cache while the distribution's older copy is
+# (files.search_path; the system root is $tmp/env, its cache read and written with ldconfig -r, never this
+# machine's). Stand-in libraries (tests/bundle/common.sh) that really load, so unbundle's load check runs, and
+# are ELF files with a SONAME, so ldconfig lists them.
+# A clean `doctor --fix --yes` repairs all four and counts its changes (CUDNNCTL_FAULT_LOG); --dry-run changes
 # no byte; a second run plans nothing. Then for each change k, SIGKILL right before it (CUDNNCTL_FAULT_AT_CHANGE):
-# the next `doctor --fix --yes` must finish the job (exit 0, the three checks clean, no staging left).
+# the next `doctor --fix --yes` must finish the job (exit 0, the four checks clean, no staging left). The
+# ld.so.conf.d file is written whole under a temporary name and renamed (not a counted change): every kill
+# leaves it to the next run, which writes it.
 #   doctor_fix_sweep.sh CUDNNCTL
 set -uo pipefail
 CTL=$1
 command -v gcc >/dev/null || { echo "SKIP: no gcc"; exit 0; }
+ldconfig --version >/dev/null 2>&1 || { echo "SKIP: no ldconfig"; exit 0; }
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -39,20 +45,27 @@ mkdir -p "$lib" "$di"
 for f in "$tmp/arch/${A%.tar.xz}"/lib/*.so.9; do cp -L "$f" "$lib/"; done
 printf 'Metadata-Version: 2.1\r\nName: nvidia-cudnn-cu13\r\nVersion: 9.0.0.1\r\n\r\n' >"$di/METADATA"
 record "$site" "$di"
-# the planted problems
+# the planted problems: the distribution's older cuDNN in the ld.so cache, the toolkit's not in it
+distro=$tmp/env/usr/lib/x86_64-linux-gnu
+mkdir -p "$distro" "$tmp/env/etc/ld.so.conf.d"
+cp "$tmp/arch/${A%.tar.xz}/lib/libcudnn.so.9.0.0" "$distro/libcudnn.so.9.0.0" && ln -s libcudnn.so.9.0.0 "$distro/libcudnn.so.9"
+echo 'include /etc/ld.so.conf.d/*.conf' >"$tmp/env/etc/ld.so.conf"
+echo /usr/lib/x86_64-linux-gnu >"$tmp/env/etc/ld.so.conf.d/x86_64-linux-gnu.conf"
+ldconfig -r "$tmp/env" || { bad "ldconfig -r failed"; exit 1; }
 emptied=$(find "$tk/targets/x86_64-linux/lib" -type f -name 'libcudnn_ops.so.9*' | head -1)
 : >"$emptied"
 printf '{"schema_version": 1, "id": "j1", "description": "install %s into %s", "phase": "applying", "moves": [], "remove_on_commit": [], "remove_on_rollback": []}' \
   "${A%.tar.xz}" "$tk" >"$tk/.cudnnctl/journal.json"
 mkdir -p "$tk/.cudnnctl/staging-4242/lib" && echo half >"$tk/.cudnnctl/staging-4242/lib/libcudnn_graph.so.9"
 
-fix() { "$CTL" doctor --cuda-path "$tk" --layer 2 --site "$site" --cache "$tmp/env/cache" --fix --yes "$@"; }
+fix() { "$CTL" doctor --cuda-path "$tk" --layer 2 --site "$site" --cache "$tmp/env/cache" --root "$tmp/env" --fix --yes "$@"; }
 steps() { python3 -c 'import json, sys; print(" ".join(s["check"] for s in json.load(sys.stdin)["plan"]["steps"]))'; }
 snap() { (cd "$tmp/env" && find . -printf '%p %y %l\n' | sort && find . -type f -exec sha256sum {} + | sort; [[ -d $CUDNNCTL_BUNDLE_STATE ]] && find "$CUDNNCTL_BUNDLE_STATE" | sort) | sha256sum | cut -c1-16; }
-# the three checks the fixes touch: none warns or fails, no staging folder is left in the toolkit
+# the four checks the fixes touch: none warns or fails, no staging folder is left in the toolkit
 clean() {
   local out
-  out=$("$CTL" doctor --cuda-path "$tk" --site "$site" --check files.interrupted --check files.receipt --check bundles.shadow --json | python3 -c '
+  out=$("$CTL" doctor --cuda-path "$tk" --site "$site" --root "$tmp/env" --check files.interrupted --check files.receipt --check bundles.shadow \
+    --check files.search_path --json | python3 -c '
 import json, sys
 print(" ".join(c["id"] + "=" + c["status"] for c in json.load(sys.stdin)["checks"] if c["status"] in ("warn", "fail")))')
   [[ -z $out ]] || { echo "$out"; return 1; }
@@ -64,14 +77,14 @@ put_back() { rm -rf "$tmp/env" "$CUDNNCTL_BUNDLE_STATE"; cp -a "$tmp/saved/env" 
 save
 before=$(snap)
 planned=$(fix --dry-run --json | steps)
-[[ $planned == "files.interrupted files.receipt bundles.shadow" ]] || bad "the plan is '$planned'"
+[[ $planned == "files.interrupted files.receipt bundles.shadow files.search_path" ]] || bad "the plan is '$planned'"
 [[ $(snap) == "$before" ]] || bad "--dry-run changed the tree"
 # on a terminal it asks: no changes nothing, yes applies (script(1) gives it a terminal)
 if command -v script >/dev/null; then
-  asked=$(printf 'n\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --fix" /dev/null 2>&1)
+  asked=$(printf 'n\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --root $tmp/env --fix" /dev/null 2>&1)
   [[ $asked == *"apply the automatic fixes? [y/N]"* && $asked == *"declined: nothing was changed"* ]] || bad "asked on a terminal, answered no: '$asked'"
   [[ $(snap) == "$before" ]] || bad "answering no changed the tree"
-  printf 'y\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --fix" /dev/null >/dev/null 2>&1
+  printf 'y\n' | script -qec "$CTL doctor --cuda-path $tk --layer 2 --site $site --cache $tmp/env/cache --root $tmp/env --fix" /dev/null >/dev/null 2>&1
   why=$(clean) || bad "answered yes on a terminal: $why"
   put_back
 fi

@@ -1,13 +1,19 @@
 // doctor --fix: planted problems (an interrupted install's journal, a dead run's staging folder, an installed
-// file emptied as antivirus does with the archive in the download cache) repaired by one `doctor --fix --yes`,
-// each as its own transaction; --dry-run changes no byte; a second run plans nothing.
+// file emptied as antivirus does with the archive in the download cache; the toolkit's cuDNN not first in the
+// ld.so cache of a system root) repaired by one `doctor --fix --yes`, each as its own transaction; --dry-run
+// changes no byte; a second run plans nothing.
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "../archive/test_archives.hpp"
 #include "../cli/run_cli.hpp"
 #include "../install/toolkit_trees.hpp"
+#include "../skip.hpp"
+#include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/fix.hpp"
 
@@ -16,13 +22,35 @@ using namespace cudnnctl::testing;
 
 namespace {
 
+// LD_LIBRARY_PATH as a test needs it, put back afterwards (the CLI runs in this process)
+struct LoaderPathVariable {
+  std::optional<std::string> old;
+  explicit LoaderPathVariable(const std::optional<std::string>& value) {
+    if (const char* v = std::getenv("LD_LIBRARY_PATH")) old = v;
+    if (value)
+      ::setenv("LD_LIBRARY_PATH", value->c_str(), 1);
+    else
+      ::unsetenv("LD_LIBRARY_PATH");
+  }
+  ~LoaderPathVariable() {
+    if (old)
+      ::setenv("LD_LIBRARY_PATH", old->c_str(), 1);
+    else
+      ::unsetenv("LD_LIBRARY_PATH");
+  }
+};
+
 struct Broken {
   TempDir tmp;
   fs::path root = linux_toolkit(tmp.path(), "12.4");
   fs::path cache = tmp.path() / "cache";
   fs::path site = tmp.path() / "site";
+  fs::path sysroot = tmp.path() / "sysroot";  // never this machine's ld.so.conf.d, whatever the search path says
   fs::path emptied;
+  // the toolkit first on the loader path, so that files.search_path (its own test below) has nothing to fix here
+  LoaderPathVariable first{(root / "targets/x86_64-linux/lib").string()};
   Broken() {
+    put(sysroot / "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
     fs::create_directories(cache);
     fs::create_directories(site);
     const auto archive = (cache / (L91 + ".tar.xz")).string();
@@ -41,8 +69,8 @@ struct Broken {
     put(root / ".cudnnctl/staging-4242/lib/libcudnn_graph.so.9", "half extracted");
   }
   std::vector<std::string> fix(std::vector<std::string> more) {
-    std::vector<std::string> args{"doctor", "--cuda-path", root.string(), "--layer",      "2",
-                                  "--site", site.string(), "--cache",     cache.string(), "--fix"};
+    std::vector<std::string> args{"doctor",  "--cuda-path",  root.string(), "--layer",        "2",    "--site", site.string(),
+                                  "--cache", cache.string(), "--root",      sysroot.string(), "--fix"};
     args.insert(args.end(), more.begin(), more.end());
     return args;
   }
@@ -129,4 +157,102 @@ TEST_CASE("doctor --fix ID: only that check's fix, and a receipt's archive gone 
   CHECK_THAT(text.out, Catch::Contains("fixed  files.interrupted") && Catch::Contains("after no finding"));
   CHECK(fs::file_size(b.emptied) == 0);  // not asked for: left as it was
   CHECK(run(b.fix({"no.such.check", "--yes"})).code == 2);
+}
+
+namespace {
+
+// A system root whose ld.so cache gives the distribution's older cuDNN 9 (/usr/lib/x86_64-linux-gnu, listed by
+// x86_64-linux-gnu.conf as Debian does) and does not list the toolkit's: programs load the old one. The libraries
+// are the ELF stand-ins (SONAME libcudnn.so.9) so that the real ldconfig lists them.
+struct Unlisted {
+  TempDir tmp;
+  fs::path sysroot = fs::weakly_canonical(tmp.path()) / "sysroot";
+  fs::path root = linux_toolkit(sysroot / "opt", "12.4");
+  fs::path lib = root / "targets/x86_64-linux/lib";
+  fs::path distro = sysroot / "usr/lib/x86_64-linux-gnu";
+  LoaderPathVariable unset{std::nullopt};
+  Unlisted() {
+    fs::create_directories(distro);
+    fs::copy_file(std::string(CUDNNCTL_FAKES_DIR) + "/libcudnn.so.9", lib / "libcudnn.so.9.19.0");
+    fs::create_symlink("libcudnn.so.9.19.0", lib / "libcudnn.so.9");
+    put(root / "include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
+    fs::copy_file(std::string(CUDNNCTL_FAKES_DIR) + "/libcudnn.so.9", distro / "libcudnn.so.9.1.0");
+    fs::create_symlink("libcudnn.so.9.1.0", distro / "libcudnn.so.9");
+    put(sysroot / "etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
+    put(sysroot / "etc/ld.so.conf.d/x86_64-linux-gnu.conf", "/usr/lib/x86_64-linux-gnu\n");
+    REQUIRE(std::system(("ldconfig -r '" + sysroot.string() + "'").c_str()) == 0);
+  }
+  std::vector<std::string> doctor(std::vector<std::string> more) const {
+    std::vector<std::string> args{"doctor", "--cuda-path", root.string(), "--root", sysroot.string()};
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  }
+  std::string search_path_status() const {
+    const auto j = nlohmann::json::parse(run(doctor({"--check", "files.search_path", "--json"})).out);
+    for (const auto& c : j["checks"])
+      if (c["id"] == "files.search_path") return c["status"];
+    return "none";
+  }
+};
+
+bool have_ldconfig() { return std::system("ldconfig --version > /dev/null 2>&1") == 0; }
+
+}  // namespace
+
+TEST_CASE("doctor --fix puts the toolkit first in the ld.so cache (path --apply), and the check passes for programs started afterwards",
+          "[doctor][doctor_fix]") {
+  if (!have_ldconfig()) CUDNNCTL_SKIP("ldconfig is not on this machine");
+  Unlisted u;
+  REQUIRE(u.search_path_status() == "fail");
+  const auto before = snapshot(u.tmp.path());
+
+  const auto dry = run(u.doctor({"--layer", "2", "--fix", "files.search_path", "--dry-run", "--json"}));
+  INFO(dry.out << dry.err);
+  CHECK(dry.code == 10);
+  const auto plan = nlohmann::json::parse(dry.out);
+  REQUIRE(step_checks(plan) == std::vector<std::string>{"files.search_path"});
+  const auto& step = plan["plan"]["steps"][0];
+  CHECK(step["operation"] == "path");
+  CHECK(step["target"] == u.lib.string());
+  CHECK(step["command"] == "cudnnctl path --cuda-path " + u.root.string() + " --apply --root " + u.sysroot.string());
+  CHECK_THAT(step["changes"][0].get<std::string>(), Catch::Contains("/etc/ld.so.conf.d/cudnnctl-linux-12.4-"));
+  CHECK_THAT(step["changes"][1].get<std::string>(), Catch::Contains("a running shell needs nothing"));
+  CHECK(snapshot(u.tmp.path()) == before);
+
+  const auto fixed = run(u.doctor({"--layer", "2", "--fix", "--yes", "--json"}));
+  INFO(fixed.out << fixed.err);
+  CHECK(fixed.code == 0);
+  const auto j = nlohmann::json::parse(fixed.out);
+  REQUIRE(j["results"].size() == 1);
+  CHECK(j["results"][0]["applied"] == true);
+  const auto entry = "/opt/linux-12.4/targets/x86_64-linux/lib";
+  CHECK_THAT(j["results"][0]["message"].get<std::string>(), Catch::Contains("now gives libcudnn.so.9 from " + std::string(entry)));
+  std::size_t confs = 0;
+  for (const auto& e : fs::directory_iterator(u.sysroot / "etc/ld.so.conf.d"))
+    if (e.path().filename().string().starts_with("cudnnctl-")) {
+      ++confs;
+      CHECK_THAT(*read_text_head(e.path(), 4096), Catch::Contains(std::string(entry) + "\n"));
+    }
+  CHECK(confs == 1);
+  // a program started now (a doctor with this environment) loads the toolkit's cuDNN, and nothing is left to fix
+  CHECK(u.search_path_status() == "pass");
+  const auto again = run(u.doctor({"--layer", "2", "--fix", "--yes", "--json"}));
+  CHECK(again.code == 0);
+  CHECK(nlohmann::json::parse(again.out)["plan"]["steps"].empty());
+}
+
+TEST_CASE("doctor --fix leaves an LD_LIBRARY_PATH that names another cuDNN first to the shell, and says so", "[doctor][doctor_fix]") {
+  if (!have_ldconfig()) CUDNNCTL_SKIP("ldconfig is not on this machine");
+  Unlisted u;
+  LoaderPathVariable shadow{u.distro.string()};
+  const auto before = snapshot(u.tmp.path());
+  const auto dry = nlohmann::json::parse(run(u.doctor({"--layer", "2", "--fix", "files.search_path", "--dry-run", "--json"})).out);
+  CHECK(dry["plan"]["steps"].empty());
+  REQUIRE(dry["plan"]["printed"].size() == 1);
+  const auto why = dry["plan"]["printed"][0]["why_not_automatic"].get<std::string>();
+  CHECK_THAT(why, Catch::Contains(u.distro.string() + " comes first through LD_LIBRARY_PATH") &&
+                      Catch::Contains("eval \"$(cudnnctl path --cuda-path " + u.root.string() + " --shell bash)\""));
+  const auto yes = run(u.doctor({"--layer", "2", "--fix", "files.search_path", "--yes"}));
+  CHECK(yes.code == 0);  // nothing automatic to do: the printed fix stays the user's
+  CHECK(snapshot(u.tmp.path()) == before);
 }

@@ -54,6 +54,10 @@ struct DoctorOptions {
   // framework bundles (bundles.* checks): these site folders only (--site); empty: $VIRTUAL_ENV's,
   // $CONDA_PREFIX's and what python3 and python on PATH report, as `cudnnctl bundle list` searches
   std::vector<std::string> bundle_sites;
+
+  // the system root whose ld.so cache is read and whose /etc/ld.so.conf.d `doctor --fix` writes ("/"; another root:
+  // an image, tests)
+  std::string system_root = "/";
 };
 
 /// The cuDNN the doctor found in the toolkit, as a fleet compares nodes by it (doctor --prometheus, --nfd,

@@ -15,6 +15,7 @@
 #include "cudnnctl/doctor/probe.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/cuda_stack.hpp"
+#include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
@@ -166,6 +167,8 @@ struct DoctorFacts {
   std::optional<ShadowReport> search;
   std::string search_origin;
   std::string search_skipped;            // why the search path was not scanned
+  std::optional<LoaderPathPlan> search_plan;  // `path --apply`'s plan for the toolkit (Linux host, Linux toolkit)
+  std::string system_root = "/";              // whose ld.so cache was read (DoctorOptions::system_root)
 
   // layer 3
   LinkageFacts linkage;                  // Linux model

@@ -19,8 +19,9 @@ namespace cudnnctl {
 struct DoctorFacts;
 
 /// The operations an automatic fix runs (fix_apply.cpp), in the order a plan runs them: recovery first, so
-/// that no later transaction starts over an unfinished one.
-enum class FixOperation { recover_toolkit, repair_install, unbundle };
+/// that no later transaction starts over an unfinished one; the loader path last, over the toolkit's files as the
+/// steps before it left them.
+enum class FixOperation { recover_toolkit, repair_install, unbundle, loader_path };
 std::string_view to_string(FixOperation op);
 
 /// One check's automatic fix, as data (fix_table.cpp). A check without a row has a printed fix: its text.
@@ -42,7 +43,7 @@ struct FixContext {
 struct FixStep {
   std::string check;
   FixOperation operation;
-  std::string target;                // the toolkit root, or the bundle folder
+  std::string target;                // the toolkit root, the bundle folder, or the library folder put first
   std::string archive;               // repair_install: the cached archive
   std::string command;               // the command it amounts to
   std::vector<std::string> changes;  // what it will change, in words

@@ -46,6 +46,6 @@ public:
 };
 
 /// This machine; `self_exe` is run as the probe and workload child.
-std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe);
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root = "/");
 
 } // namespace cudnnctl

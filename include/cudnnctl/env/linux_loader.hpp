@@ -23,7 +23,12 @@ std::vector<std::string> ld_cache_paths(const std::string& text, const std::stri
 
 /// The ld.so cache as `ldconfig -p` prints it. ldconfig is looked for where it lives (/sbin, /usr/sbin:
 /// often not on a user's PATH), then on PATH, and run with a timeout; the error says where it looked.
-Result<std::string> read_ld_cache_text();
+/// `system_root` other than "/" (an image, tests): that root's cache (`ldconfig -r ROOT -p`), its paths
+/// written as seen from here (ROOT/opt/... for the cache's /opt/...).
+Result<std::string> read_ld_cache_text(const std::string& system_root = "/");
+
+/// `ldconfig -r ROOT -p` text with each path of an entry prefixed by ROOT (the paths as this machine reaches them).
+std::string ld_cache_text_under(const std::string& text, const std::string& system_root);
 
 /// A RUNPATH (or RPATH) value -> its folders, $ORIGIN and ${ORIGIN} replaced by `origin`; empty entries dropped.
 std::vector<std::string> expand_origin(const std::string& runpath, const std::string& origin);
