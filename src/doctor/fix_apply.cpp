@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
@@ -44,6 +45,29 @@ Result<std::string> unbundle_for_toolkit(const FixStep& step, const Toolkit& t, 
   return outcome.message;
 }
 
+// `install latest --mirror URL` into a toolkit without cuDNN: the install command itself, run as a child of this
+// program (its resolver, its download, its journaled transaction); its JSON document says what it did or why not
+Result<std::string> install_release(const FixStep& step) {
+  std::vector<std::string> argv{platform::self_executable()};
+  argv.insert(argv.end(), step.child_args.begin(), step.child_args.end());
+  argv.push_back("--json");
+  CUDNNCTL_TRY_ASSIGN(const auto ran, platform::run_child(argv, {}, 3600 * 1000));
+  const auto doc = nlohmann::json::parse(ran.out, nullptr, false);
+  const auto text = [&](const char* a, const char* b) {
+    return doc.is_object() && doc.contains(a) && doc[a].is_object() && doc[a].contains(b) && doc[a][b].is_string() ? doc[a][b].get<std::string>()
+                                                                                                                   : std::string();
+  };
+  if (ran.exit_code != 0 || ran.signal != 0 || ran.timed_out) {
+    const auto why = text("error", "message");
+    return fail(
+        ErrorCode::io,
+        fmt::format("{} failed (exit status {}){}", step.command, ran.signal ? 128 + ran.signal : ran.exit_code, why.empty() ? "" : ": " + why),
+        "run that command by hand to see its whole output", step.target);
+  }
+  const auto name = text("receipt", "canonical_name");
+  return fmt::format("installed {} into {}", name.empty() ? std::string("cuDNN") : name, step.target);
+}
+
 // `path --apply` for the toolkit: its library folder listed in ld.so.conf.d (one file, written atomically: a kill
 // leaves it written or not), ldconfig run, and the cache read back to check that the toolkit's cuDNN comes first
 Result<std::string> put_toolkit_first(const Toolkit& t, const DoctorFacts& f, const platform::Environment& env) {
@@ -69,6 +93,8 @@ Result<std::string> apply_fix(const FixStep& step, const DoctorFacts& f, const p
       CUDNNCTL_TRY_ASSIGN(auto done, recover_toolkit_state(*t, *fs));
       return done.empty() ? std::string("nothing was left to recover (another run settled it)") : done;
     }
+    case FixOperation::install_release:
+      return install_release(step);
     case FixOperation::repair_install:
       return repair_from_archive(step, *t, f, *fs);
     case FixOperation::unbundle:

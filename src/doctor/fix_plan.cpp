@@ -123,6 +123,36 @@ void plan_recover(const DoctorFacts& f, const Check& c, FixPlan& plan) {
   plan.steps.push_back({c.id, rule->operation, t.root, {}, filled(rule->command, t.root, {}, {}), std::move(changes)});
 }
 
+// No cuDNN in the toolkit: with a mirror, `install latest --mirror` into it (the installer's own choice of release
+// and its transaction); without one the printed fix stays, with why.
+void plan_install(const DoctorFacts& f, const Check& c, const FixContext& ctx, FixPlan& plan) {
+  const auto& t = *f.tk();
+  PrintedFix printed{c.id, c.status, c.fix, {}};
+  if (c.finding.find("no cuDNN library in") != 0)
+    printed.why = "only a toolkit with no cuDNN at all is installed into automatically";
+  else if (ctx.mirror.empty())
+    printed.why = "no mirror was given: `doctor --fix --mirror URL` installs from one (or run `cudnnctl install latest` from NVIDIA)";
+  else if (const auto owner = package_manager_owner(f, f.runtime_dir); !owner.empty())
+    printed.why = fmt::format("{} owns files in '{}': its own command installs cuDNN there", owner, f.runtime_dir);
+  if (!printed.why.empty()) {
+    plan.printed.push_back(std::move(printed));
+    return;
+  }
+  std::vector<std::string> args{"install", "latest", "--mirror", ctx.mirror, "--cuda-path", t.root, "--no-path"};
+  if (!ctx.cache_dir.empty()) args.insert(args.end(), {"--cache", ctx.cache_dir});
+  auto command = filled(automatic_fix(c.id)->command, t.root, {}, ctx.mirror);
+  if (!ctx.cache_dir.empty()) command += " --cache " + command_word(ctx.cache_dir);
+  plan.steps.push_back({c.id,
+                        FixOperation::install_release,
+                        t.root,
+                        {},
+                        std::move(command),
+                        {fmt::format("installs the newest cuDNN the catalog has for CUDA {} that fits this machine into {}, downloaded from {} "
+                                     "and verified against the catalog (one journaled transaction; `cudnnctl uninstall` removes it)",
+                                     t.cuda_major().value_or(0), f.runtime_dir, ctx.mirror)},
+                        std::move(args)});
+}
+
 // The copies of the toolkit's major that programs meet before the toolkit's own (all of them when it is not on
 // the search path), skipping those the loader skips (another architecture).
 std::vector<const CudnnCopy*> copies_ahead(const ShadowReport& sh, unsigned major) {
@@ -189,6 +219,9 @@ FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vect
     switch (rule->operation) {
       case FixOperation::recover_toolkit:
         plan_recover(*f, c, plan);
+        break;
+      case FixOperation::install_release:
+        plan_install(*f, c, ctx, plan);
         break;
       case FixOperation::repair_install:
         plan_receipt(*f, c, ctx, plan);

@@ -10,6 +10,8 @@ std::string_view to_string(FixOperation op) {
   switch (op) {
     case FixOperation::recover_toolkit:
       return "recover";
+    case FixOperation::install_release:
+      return "install";
     case FixOperation::repair_install:
       return "repair";
     case FixOperation::unbundle:
@@ -26,6 +28,9 @@ const std::vector<FixRule>& fix_rules() {
        "the recovery `cudnnctl install` and `uninstall` run first, on {root}: the journal rolled back (or its clean-up finished), "
        "dead runs' staging folders removed",
        "an interrupted transaction's journal, and staging folders left by a run that died"},
+      {"files.cudnn", FixOperation::install_release, "cudnnctl install latest --mirror {archive} --cuda-path {root} --no-path",
+       "no cuDNN in the toolkit, when a mirror is given (doctor --fix --mirror URL): the newest release the catalog has for the "
+       "toolkit's CUDA major that fits this machine, as `install latest` chooses it, downloaded from the mirror and verified"},
       {"files.receipt", FixOperation::repair_install, "cudnnctl install {archive} --cuda-path {root}",
        "installed files that differ from the receipt (emptied by antivirus, edited), when the receipt's archive is in the download "
        "cache: only the files that differ are placed again"},

@@ -37,7 +37,10 @@ REDIST = "compute/cudnn/redist/"
 
 def make_archive():
     buf = io.BytesIO()
-    lib = os.urandom(60000)  # incompressible, as real libraries nearly are (the extractor caps members at 4x the size)
+    # an ELF shared object (Python's own _ssl module, so that the doctor reads the installed library as one) and
+    # incompressible bytes after it, as real libraries nearly are (the extractor caps members at 4x the size)
+    import _ssl
+    lib = open(getattr(_ssl, "__file__", None) or sys.executable, "rb").read() + os.urandom(60000)
     with tarfile.open(fileobj=buf, mode="w:xz") as t:
         def add(name, data=None, kind=tarfile.REGTYPE, target="", mode=0o644):
             ti = tarfile.TarInfo(f"{TOP}/{name}" if name else TOP)
@@ -211,6 +214,54 @@ if rc == 0:
     receipt = json.loads(out)["receipt"]
     check(receipt["sha256"] == SHA, f"the receipt names the manifest's hash: {receipt.get('sha256')}")
     check(os.path.isfile(os.path.join(tk, "lib64", "libcudnn.so.9.30.0")), "the library is in the toolkit")
+
+# doctor --fix on a toolkit without cuDNN: with --mirror, one step `install latest --mirror ...` into it; without,
+# the fix is printed with why. The system root is an empty folder (its ld.so cache is read, never this machine's).
+tk2 = os.path.join(TMP, "cuda-13.0-empty")
+os.makedirs(os.path.join(tk2, "targets", "x86_64-linux", "lib"))
+os.makedirs(os.path.join(tk2, "include"))
+os.makedirs(os.path.join(tk2, "bin"))
+os.symlink("targets/x86_64-linux/lib", os.path.join(tk2, "lib64"))
+open(os.path.join(tk2, "include", "cuda.h"), "w").write("#define CUDA_VERSION 13000\n")
+open(os.path.join(tk2, "bin", "nvcc"), "w").write("nvcc\n")
+sysroot = os.path.join(TMP, "sysroot")
+os.makedirs(os.path.join(sysroot, "etc"))
+FIX = ["doctor", "--cuda-path", tk2, "--layer", "2", "--root", sysroot, "--cache", os.path.join(TMP, "archives3"), "--fix", "files.cudnn"]
+
+
+def tree(top):
+    out = []
+    for d, dirs, files in os.walk(top):
+        for n in sorted(dirs + files):
+            p = os.path.join(d, n)
+            out.append((p, os.path.islink(p) and os.readlink(p), os.path.isfile(p) and not os.path.islink(p) and open(p, "rb").read()))
+    return sorted(out)
+
+
+before = tree(TMP + "/cuda-13.0-empty")
+rc, out, err = run(*FIX, "--dry-run", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+printed = doc.get("plan", {}).get("printed", [])
+check(rc == 0 and not doc.get("plan", {}).get("steps") and len(printed) == 1 and "no mirror was given" in (printed[0].get("why_not_automatic") or ""),
+      f"doctor --fix without a mirror prints the install with why (rc {rc}): {out}{err}")
+rc, out, err = run(*FIX, "--mirror", BASE + "/good", "--dry-run", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+steps = doc.get("plan", {}).get("steps", [])
+check(rc == 10 and len(steps) == 1 and steps[0]["operation"] == "install"
+      and steps[0]["command"].startswith(f"cudnnctl install latest --mirror {BASE}/good --cuda-path {tk2} --no-path"),
+      f"doctor --fix --mirror plans install latest from the mirror (rc {rc}): {out}{err}")
+check(tree(tk2) == before, "--dry-run changed the toolkit")
+rc, out, err = run(*FIX, "--mirror", BASE + "/good", "--yes", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+results = doc.get("results", [])
+check(rc == 0 and len(results) == 1 and results[0]["applied"] and os.path.isfile(os.path.join(tk2, "lib64", "libcudnn.so.9.30.0")),
+      f"doctor --fix --mirror --yes installs the newest release from the mirror (rc {rc}): {out}{err}")
+rc, out, err = run("doctor", "--cuda-path", tk2, "--root", sysroot, "--check", "files.cudnn", "--json")
+statuses = [c["status"] for c in json.loads(out)["checks"]] if out.strip().startswith("{") else []
+check(statuses == ["pass"], f"files.cudnn passes afterwards: {statuses} {err}")
+rc, out, err = run(*FIX, "--mirror", BASE + "/good", "--yes", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+check(rc == 0 and not doc.get("plan", {}).get("steps"), f"a second doctor --fix --mirror plans nothing (rc {rc}): {out}{err}")
 
 # a version no catalog knows, in a fresh cache: --offline reads nothing; fetch reads the release's manifest first
 ENV2 = dict(ENV, XDG_CACHE_HOME=os.path.join(TMP, "cache2"))

@@ -21,7 +21,7 @@ struct DoctorFacts;
 /// The operations an automatic fix runs (fix_apply.cpp), in the order a plan runs them: recovery first, so
 /// that no later transaction starts over an unfinished one; the loader path last, over the toolkit's files as the
 /// steps before it left them.
-enum class FixOperation { recover_toolkit, repair_install, unbundle, loader_path };
+enum class FixOperation { recover_toolkit, install_release, repair_install, unbundle, loader_path };
 std::string_view to_string(FixOperation op);
 
 /// One check's automatic fix, as data (fix_table.cpp). A check without a row has a printed fix: its text.
@@ -37,6 +37,7 @@ const FixRule* automatic_fix(std::string_view check_id);
 
 struct FixContext {
   std::string cache_dir;  // where `install VERSION` keeps verified archives (a receipt's archive is looked for there)
+  std::string mirror;     // --mirror: where a toolkit without cuDNN installs one from (`install latest --mirror`); "": none
 };
 
 /// One automatic fix in a plan.
@@ -47,6 +48,7 @@ struct FixStep {
   std::string archive;               // repair_install: the cached archive
   std::string command;               // the command it amounts to
   std::vector<std::string> changes;  // what it will change, in words
+  std::vector<std::string> child_args{};  // install_release: the cudnnctl command it runs, as arguments (after the program)
 };
 
 struct PrintedFix {
