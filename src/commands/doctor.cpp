@@ -84,9 +84,11 @@ Result<ExitCode> run_doctor_fix(const DoctorOptions& o, const FixOptions& fo, Io
 
 std::shared_ptr<FixOptions> add_fix_options(CLI::App& sub, CLI::Option* list_checks) {
   auto fo = std::make_shared<FixOptions>();
-  fo->fix = sub.add_option("--fix", fo->only, "Repair what the diagnosis found: the automatic fixes, planned, asked, each journaled, then checked again "
-                                              "(ID: only that check's; repeatable)")
+  fo->fix = sub.add_option("--fix", fo->only,
+                           "Repair what the diagnosis found: the automatic fixes, planned, asked, each journaled, then checked again "
+                           "(ID: only that check's; repeatable)")
                 ->expected(0, 1)
+                ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)  // --fix A --fix B: both (expected(0, 1) alone keeps one)
                 ->excludes(list_checks);
   sub.add_flag("--yes", fo->yes, "With --fix: apply the plan without asking (scripts)");
   sub.add_flag("--dry-run", fo->dry_run, "With --fix: show the plan only, change nothing");

@@ -238,7 +238,8 @@ def tree(top):
     return sorted(out)
 
 
-before = tree(TMP + "/cuda-13.0-empty")
+shutil.copytree(tk2, tk2 + "-pristine", symlinks=True)
+before = tree(tk2)
 rc, out, err = run(*FIX, "--dry-run", "--json")
 doc = json.loads(out) if out.strip().startswith("{") else {}
 printed = doc.get("plan", {}).get("printed", [])
@@ -262,6 +263,31 @@ check(statuses == ["pass"], f"files.cudnn passes afterwards: {statuses} {err}")
 rc, out, err = run(*FIX, "--mirror", BASE + "/good", "--yes", "--json")
 doc = json.loads(out) if out.strip().startswith("{") else {}
 check(rc == 0 and not doc.get("plan", {}).get("steps"), f"a second doctor --fix --mirror plans nothing (rc {rc}): {out}{err}")
+
+# ordered: an install killed after its journal was written and a dead run's staging folder in a toolkit without
+# cuDNN. The recovery runs first, then the install from the mirror over the settled toolkit.
+tk3 = os.path.join(TMP, "cuda-13.0-killed")
+shutil.copytree(tk2 + "-pristine", tk3, symlinks=True)
+os.makedirs(os.path.join(tk3, ".cudnnctl", "staging-4242", "lib"))
+open(os.path.join(tk3, ".cudnnctl", "staging-4242", "lib", "libcudnn.so.9"), "w").write("half extracted")
+json.dump({"schema_version": 1, "id": "j1", "description": f"install {TOP} into {tk3}", "phase": "applying", "moves": [],
+           "remove_on_commit": [], "remove_on_rollback": []}, open(os.path.join(tk3, ".cudnnctl", "journal.json"), "w"))
+ORDERED = ["doctor", "--cuda-path", tk3, "--layer", "2", "--root", sysroot, "--cache", os.path.join(TMP, "archives3"),
+           "--mirror", BASE + "/good", "--fix", "files.interrupted", "--fix", "files.cudnn"]
+rc, out, err = run(*ORDERED, "--dry-run", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+check([s["operation"] for s in doc.get("plan", {}).get("steps", [])] == ["recover", "install"],
+      f"the recovery is planned before the install (rc {rc}): {out}{err}")
+rc, out, err = run(*ORDERED, "--yes", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+check(rc == 0 and [r["operation"] for r in doc.get("results", [])] == ["recover", "install"] and all(r["applied"] for r in doc["results"])
+      and not os.path.exists(os.path.join(tk3, ".cudnnctl", "journal.json"))
+      and not os.path.exists(os.path.join(tk3, ".cudnnctl", "staging-4242"))
+      and os.path.isfile(os.path.join(tk3, "lib64", "libcudnn.so.9.30.0")),
+      f"one doctor --fix --yes rolls back, removes the staging folder, then installs (rc {rc}): {out}{err}")
+rc, out, err = run(*ORDERED, "--yes", "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+check(rc == 0 and not doc.get("plan", {}).get("steps"), f"then nothing is left to plan (rc {rc}): {out}{err}")
 
 # a version no catalog knows, in a fresh cache: --offline reads nothing; fetch reads the release's manifest first
 ENV2 = dict(ENV, XDG_CACHE_HOME=os.path.join(TMP, "cache2"))

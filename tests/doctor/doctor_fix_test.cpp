@@ -152,6 +152,12 @@ TEST_CASE("doctor --fix ID: only that check's fix, and a receipt's archive gone 
   REQUIRE(only["plan"]["printed"].size() == 1);
   CHECK(only["plan"]["printed"][0]["check"] == "files.receipt");
   CHECK_THAT(only["plan"]["printed"][0]["why_not_automatic"].get<std::string>(), Catch::Contains("is not in the download cache"));
+  // --fix repeated: every ID named is kept (the last one alone was kept before)
+  const auto both = nlohmann::json::parse(run(b.fix({"files.interrupted", "--fix", "files.receipt", "--dry-run", "--json"})).out);
+  CHECK(step_checks(both) == std::vector<std::string>{"files.interrupted"});
+  REQUIRE(both["plan"]["printed"].size() == 1);
+  CHECK(both["plan"]["printed"][0]["check"] == "files.receipt");
+  CHECK(run(b.fix({"files.receipt", "--fix", "no.such.check", "--yes"})).code == 2);
   const auto text = run(b.fix({"files.interrupted", "--yes"}));
   CHECK(text.code == 0);
   CHECK_THAT(text.out, Catch::Contains("fixed  files.interrupted") && Catch::Contains("after no finding"));
