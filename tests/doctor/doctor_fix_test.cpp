@@ -7,9 +7,13 @@
 #include <cstdlib>
 #include <optional>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "../archive/test_archives.hpp"
+#include "../cli/run_binary.hpp"
 #include "../cli/run_cli.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "../skip.hpp"
@@ -261,4 +265,30 @@ TEST_CASE("doctor --fix leaves an LD_LIBRARY_PATH that names another cuDNN first
   const auto yes = run(u.doctor({"--layer", "2", "--fix", "files.search_path", "--yes"}));
   CHECK(yes.code == 0);  // nothing automatic to do: the printed fix stays the user's
   CHECK(snapshot(u.tmp.path()) == before);
+}
+
+TEST_CASE("doctor --fix without root prints the loader path's fix: sudo, or the line for this shell", "[doctor][doctor_fix]") {
+  if (!have_ldconfig()) CUDNNCTL_SKIP("ldconfig is not on this machine");
+  // this machine's own root and ld.so cache, read only (a dry run, by an unprivileged user: nothing can be written)
+  std::string as_user;
+  if (::geteuid() == 0) {
+    if (std::system("setpriv --version > /dev/null 2>&1") != 0) CUDNNCTL_SKIP("run as root and setpriv is not here to drop it");
+    as_user = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+  }
+  Unlisted u;
+  const auto site = u.tmp.path() / "site";
+  fs::create_directories(site);
+  const auto out = (u.tmp.path() / "plan.json").string();
+  const auto cmd = "env -u LD_LIBRARY_PATH " + as_user + shell_quote(CUDNNCTL_BINARY) + " doctor --cuda-path " + shell_quote(u.root.string()) +
+                   " --layer 2 --site " + shell_quote(site.string()) + " --fix files.search_path --dry-run --json > " + shell_quote(out);
+  CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 0);  // nothing automatic is left to do here
+  const auto text = read_text_head(out, 1 << 20).value_or("");
+  INFO(text);
+  const auto plan = nlohmann::json::parse(text, nullptr, false);
+  REQUIRE(plan.is_object());
+  CHECK(plan["plan"]["steps"].empty());
+  REQUIRE(plan["plan"]["printed"].size() == 1);
+  const auto why = plan["plan"]["printed"][0]["why_not_automatic"].get<std::string>();
+  CHECK_THAT(why, Catch::Contains("/etc/ld.so.conf.d/cudnnctl-linux-12.4-") && Catch::Contains("needs root: `sudo cudnnctl doctor --fix`") &&
+                      Catch::Contains("eval \"$(cudnnctl path --cuda-path " + u.root.string() + " --shell bash)\""));
 }
