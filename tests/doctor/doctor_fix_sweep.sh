@@ -10,8 +10,9 @@
 # A clean `doctor --fix --yes` repairs all four and counts its changes (CUDNNCTL_FAULT_LOG); --dry-run changes
 # no byte; a second run plans nothing. Then for each change k, SIGKILL right before it (CUDNNCTL_FAULT_AT_CHANGE):
 # the next `doctor --fix --yes` must finish the job (exit 0, the four checks clean, no staging left). The
-# ld.so.conf.d file is written whole under a temporary name and renamed (not a counted change): every kill
-# leaves it to the next run, which writes it.
+# ld.so.conf.d file is written whole under a temporary name and renamed, then ldconfig runs (not counted
+# changes): the states a kill inside that step leaves (a half-written temporary, the file without the cache
+# rebuilt) are planted after the sweep, and the next run must finish those too.
 #   doctor_fix_sweep.sh CUDNNCTL
 set -uo pipefail
 CTL=$1
@@ -96,12 +97,32 @@ again=$(fix --json | steps)
 n=$(wc -l <"$tmp/fix.log" 2>/dev/null || echo 0)
 echo "doctor --fix: $n file-system changes"
 ((n > 5)) || { bad "the binary does not count its changes (CUDNNCTL_FAULT_LOG)"; exit 1; }
+conf=$(ls "$tmp/env/etc/ld.so.conf.d"/cudnnctl-*.conf 2>/dev/null)
+[[ -f $conf && $(grep -c . "$conf") -ge 1 ]] || bad "the clean run wrote no ld.so.conf.d file for the toolkit"
+cp "$conf" "$tmp/conf.done"
 
 for k in $(seq 1 "$n"); do
   put_back
   CUDNNCTL_FAULT_AT_CHANGE=$k CUDNNCTL_FAULT_SIGNAL=KILL fix >/dev/null 2>&1
   out=$(fix 2>&1) || { bad "killed before change $k ($(sed -n "${k}p" "$tmp/fix.log")): the next doctor --fix exited $?: $out"; continue; }
   why=$(clean) || bad "killed before change $k ($(sed -n "${k}p" "$tmp/fix.log")): after the next run: $why"
+  checked=$((checked + 1))
+done
+# the loader path's step is one file written under a temporary name, renamed, then ldconfig: a kill leaves the
+# file not there, its temporary half written (ldconfig reads *.conf only), or the file there and the cache not
+# rebuilt. Each state as the kill leaves it (after every other step), then the next run must finish the job.
+for state in tmp_half renamed_no_ldconfig; do
+  put_back
+  fix >/dev/null 2>&1  # every other step done, the loader path's too: then undone below to the state of the kill
+  rm -f "$conf"
+  ldconfig -r "$tmp/env"
+  case $state in
+    tmp_half) head -c 20 "$tmp/conf.done" >"$conf.tmp" ;;
+    renamed_no_ldconfig) cp "$tmp/conf.done" "$conf" ;;
+  esac
+  out=$(fix 2>&1) || { bad "loader path killed ($state): the next doctor --fix exited $?: $out"; continue; }
+  why=$(clean) || bad "loader path killed ($state): after the next run: $why"
+  [[ ! -e $conf.tmp ]] || bad "loader path killed ($state): the temporary file is left"
   checked=$((checked + 1))
 done
 echo "$checked killed runs finished by the next doctor --fix, $fails failure(s)"
