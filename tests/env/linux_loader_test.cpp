@@ -104,3 +104,15 @@ TEST_CASE("the ld.so cache is read without ldconfig on PATH (Debian's PATH for u
   REQUIRE(text);
   CHECK_THAT(*text, Catch::Contains("libc.so.6"));
 }
+
+TEST_CASE("the ld.so cache of another system root: each entry's path as reached from here", "[linux_loader]") {
+  const std::string text =
+      "2 libs found in cache `/etc/ld.so.cache'\n"
+      "\tlibcudnn.so.9 (libc6,x86-64) => /opt/cuda/lib/libcudnn.so.9\n"
+      "\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1\n";
+  CHECK(ld_cache_text_under(text, "/") == text);
+  const auto under = ld_cache_text_under(text, "/images/a/");
+  CHECK(ld_cache_paths(under, "libcudnn.so.9") == std::vector<std::string>{"/images/a/opt/cuda/lib/libcudnn.so.9"});
+  CHECK(ld_cache_paths(under, "libz.so.1") == std::vector<std::string>{"/images/a/lib/x86_64-linux-gnu/libz.so.1"});
+  CHECK(under.starts_with("2 libs found in cache `/etc/ld.so.cache'\n"));
+}
