@@ -96,6 +96,17 @@ def doctor_with_user_path(user_path, *extra):
 
 make_prefix(ENV)
 lay_out()
+# a per-user python.org install where Windows keeps it, not on PATH: the bundle search must look there
+rc, out, _ = run_wine(ENV, "cmd", "/c", "echo %LOCALAPPDATA%")
+LOCALAPPDATA = out.strip()
+check(LOCALAPPDATA[:3].upper() == "C:\\", f"%LOCALAPPDATA% is {LOCALAPPDATA}")
+PY_SITE = LOCALAPPDATA + "\\Programs\\Python\\Python311\\Lib\\site-packages"
+os.makedirs(unix(PY_SITE), exist_ok=True)
+# and one that only PEP 514's registry entry names (platform/win/python_registry.cpp)
+REG_PY = "C:\\Py311Reg"
+os.makedirs(unix(REG_PY + "\\Lib\\site-packages"), exist_ok=True)
+rc, _, err = run_wine(ENV, "reg", "add", "HKCU\\Software\\Python\\PythonCore\\3.11\\InstallPath", "/ve", "/d", REG_PY, "/f")
+check(rc == 0, f"PEP 514 entry HKCU\\Software\\Python\\PythonCore\\3.11\\InstallPath = {REG_PY} {err[-300:]}")
 
 # 1. what the installer leaves: PATH holds ...\v9.1\bin, a folder without DLLs
 rc, j = doctor_with_user_path(INSTALLER_BIN)
@@ -118,6 +129,8 @@ if j:
     print(f"    bundles.found: {b['finding']}")
     check("/usr/local/lib" not in b["finding"] and "/usr/lib/python3" not in b["finding"],
           f"bundles.found searched no Linux prefix: {b['finding'][:300]}")
+    check(PY_SITE.lower() in b["finding"].lower(), f"bundles.found searched {PY_SITE}")
+    check((REG_PY + "\\Lib\\site-packages").lower() in b["finding"].lower(), f"bundles.found searched {REG_PY}\\Lib\\site-packages (the registry's)")
 rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu")
 check("files.windows_installer" in out and COPY in out, "the text report names the check and the folder")
 
