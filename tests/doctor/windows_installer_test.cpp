@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "../install/toolkit_trees.hpp"
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
@@ -108,6 +110,18 @@ TEST_CASE("offline Windows: the installer's copy off PATH is named with its owne
   CHECK(files->status == CheckStatus::fail);
   CHECK_THAT(files->finding, Catch::Contains(v91 + "\\12.4") && Catch::Contains("which PATH does not name"));
   CHECK(doctor_exit_code(r) == ExitCode::problems_found);
+  // --json: the installer's folders, each copy with its owner object
+  const auto j = doctor_json(r)["windows_installer"];
+  REQUIRE(j.is_object());
+  CHECK(j["root"] == "C:\\Program Files\\NVIDIA\\CUDNN");
+  CHECK(j["bin_on_path"] == nlohmann::json::array({v91}));
+  REQUIRE(j["copies"].size() == 1);
+  CHECK(j["copies"][0]["dir"] == v91 + "\\12.4");
+  CHECK(j["copies"][0]["version"] == "9.1.0.70");
+  CHECK(j["copies"][0]["fits_toolkit"] == true);
+  CHECK(j["copies"][0]["on_path"] == false);
+  CHECK(j["copies"][0]["owner"]["kind"] == "windows-installer");
+  CHECK(j["copies"][0]["owner"]["package"] == "NVIDIA cuDNN 9.1");
 }
 
 TEST_CASE("offline Windows: the installer's copy for the toolkit's CUDA on PATH passes", "[windows_installer]") {

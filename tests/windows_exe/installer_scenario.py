@@ -121,6 +121,11 @@ if j:
     check(f"add {COPY} to the user's PATH" in c.get("fix", ""), "the fix: that folder on PATH")
     check("cudnnctl install cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip --cuda-path" in c.get("fix", ""),
           "the fix: or the same release's archive installed into the toolkit")
+    wi = j.get("windows_installer") or {}
+    copies = wi.get("copies", [])
+    check(len(copies) == 1 and copies[0]["dir"] == COPY and copies[0]["fits_toolkit"] and not copies[0]["on_path"]
+          and copies[0]["owner"]["kind"] == "windows-installer" and copies[0]["version"] == "9.1.0.70",
+          f"--json windows_installer: the copy, its owner object, fits_toolkit, not on PATH: {wi}")
     f = by_id(j, "files.cudnn")
     check(f["status"] == "fail" and COPY in f["finding"], f"files.cudnn names the installer's copy: {f['finding']}")
     check(rc == 10, f"doctor exits 10 (problems found): {rc}")
