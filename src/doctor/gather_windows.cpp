@@ -34,6 +34,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (const auto it = o.windows_vars.find(upper); it != o.windows_vars.end()) return it->second;
     if (upper == "SYSTEMROOT" || upper == "WINDIR") return std::string("C:\\Windows");
+    if (upper == "PROGRAMFILES" || upper == "PROGRAMW6432") return std::string("C:\\Program Files");
     return std::nullopt;
   };
   std::vector<std::string> entries;

@@ -133,6 +133,10 @@ TEST_CASE("offline Windows: the installer's copy for the toolkit's CUDA on PATH 
   CHECK_THAT(c->finding, Catch::Contains("is on PATH") && Catch::Contains(v91 + "\\12.4"));
   CHECK(installer_check(r, "files.cudnn")->status == CheckStatus::warn);
   CHECK_THAT(installer_check(r, "files.cudnn")->finding, Catch::Contains("programs load it"));
+  // as PATH may write it, with a variable that machine's exports need not define (the default Program Files)
+  const auto by_var = run_doctor(d.options(tk_bin + ";%ProgramFiles%\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4"), no_vars);
+  REQUIRE(installer_check(by_var, "files.windows_installer"));
+  CHECK(installer_check(by_var, "files.windows_installer")->status == CheckStatus::pass);
 }
 
 TEST_CASE("offline Windows: the installer's later layouts and other CUDA majors", "[windows_installer]") {
