@@ -31,7 +31,7 @@ std::string same_release_archive(const DoctorFacts& f, const InstallerCopy& c) {
   return fmt::format("cudnn-{}-{}_cuda{}-archive.zip", archive_platform_name(Os::windows, arch), version, major);
 }
 
-std::string quoted(const std::string& s) { return s.find_first_of(" \t") == std::string::npos ? s : "\"" + s + "\""; }
+std::string shell_quoted_folder(const std::string& s) { return s.find_first_of(" \t") == std::string::npos ? s : "\"" + s + "\""; }
 
 // The CUDA folders of one release, by name.
 std::vector<std::string> cuda_folders(const std::vector<const InstallerCopy*>& copies) {
@@ -51,7 +51,7 @@ void fill_path_fix(const DoctorFacts& f, const InstallerCopy& c, Check& out) {
       "the toolkit, where build tools look too: `cudnnctl install {} --cuda-path {}`, then `cudnnctl path --apply "
       "--scope user` puts the toolkit's {} first on PATH",
       c.dir, f.offline ? "that machine's" : "the user's", bin, same_release_archive(f, c),
-      f.offline ? std::string("\"%CUDA_PATH%\"") : quoted(t->root), windows_toolkit_path_here(t->runtime_dir()));
+      f.offline ? std::string("\"%CUDA_PATH%\"") : shell_quoted_folder(t->root), windows_toolkit_path_here(t->runtime_dir()));
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ void check_files_windows_installer(const DoctorFacts& f, Checks& out) {
           "run NVIDIA's cuDNN installer again and pick CUDA {} as well, or install cuDNN into the toolkit: `cudnnctl install "
           "cudnn-{}-<version>_cuda{}-archive.zip --cuda-path {}`",
           t->major(), archive_platform_name(Os::windows, windows_machine_of_dll_dir(t->dll_dir).arch), t->major(),
-          f.offline ? std::string("\"%CUDA_PATH%\"") : quoted(t->root));
+          f.offline ? std::string("\"%CUDA_PATH%\"") : shell_quoted_folder(t->root));
     out.push_back(std::move(c));
     return;
   }

@@ -14,7 +14,7 @@ namespace {
 
 using Dirs = std::map<std::string, std::vector<std::string>>;
 
-std::string folded(std::string s) {
+std::string folded_name(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -25,16 +25,16 @@ class WindowsFolders final : public PythonDisk {
  public:
   explicit WindowsFolders(const Dirs& dirs) {
     for (const auto& [d, names] : dirs) {
-      m_dirs[folded(d)] = names;
-      m_all.insert(folded(d));
-      for (const auto& n : names) m_all.insert(folded(d + "\\" + n));
+      m_dirs[folded_name(d)] = names;
+      m_all.insert(folded_name(d));
+      for (const auto& n : names) m_all.insert(folded_name(d + "\\" + n));
     }
   }
-  bool exists(const std::string& p) override { return m_all.count(folded(p)) > 0; }
-  bool is_dir(const std::string& p) override { return m_all.count(folded(p)) > 0; }
+  bool exists(const std::string& p) override { return m_all.count(folded_name(p)) > 0; }
+  bool is_dir(const std::string& p) override { return m_all.count(folded_name(p)) > 0; }
   std::optional<std::string> read_text(const std::string&) override { return std::nullopt; }
   std::vector<std::string> list_dir(const std::string& d) override {
-    const auto it = m_dirs.find(folded(d));
+    const auto it = m_dirs.find(folded_name(d));
     return it == m_dirs.end() ? std::vector<std::string>{} : it->second;
   }
   std::string real_path(const std::string& p) override { return p; }
@@ -44,12 +44,12 @@ class WindowsFolders final : public PythonDisk {
   std::set<std::string> m_all;
 };
 
-const platform::MapEnvironment windows_vars(std::map<std::string, std::string>{{"LOCALAPPDATA", "C:\\Users\\ana\\AppData\\Local"},
-                                                                               {"APPDATA", "C:\\Users\\ana\\AppData\\Roaming\\"},
-                                                                               {"ProgramFiles", "C:\\Program Files"},
-                                                                               {"USERPROFILE", "C:\\Users\\ana"},
-                                                                               {"ProgramData", "C:\\ProgramData"},
-                                                                               {"HOME", "/home/ana"}});
+const platform::MapEnvironment python_places_vars(std::map<std::string, std::string>{{"LOCALAPPDATA", "C:\\Users\\ana\\AppData\\Local"},
+                                                                                     {"APPDATA", "C:\\Users\\ana\\AppData\\Roaming\\"},
+                                                                                     {"ProgramFiles", "C:\\Program Files"},
+                                                                                     {"USERPROFILE", "C:\\Users\\ana"},
+                                                                                     {"ProgramData", "C:\\ProgramData"},
+                                                                                     {"HOME", "/home/ana"}});
 
 }  // namespace
 
@@ -70,7 +70,7 @@ TEST_CASE("Windows: the bundle search looks where Windows keeps Pythons, never i
       {"/usr/local/lib/python3.11", {"dist-packages"}},
   });
   // PEP 514's entries: one of them the same per-user install again, in another case
-  const auto sites = windows_python_sites(windows_vars, {"D:\\Py", "c:\\users\\ana\\appdata\\local\\programs\\python\\python311"}, disk);
+  const auto sites = windows_python_sites(python_places_vars, {"D:\\Py", "c:\\users\\ana\\appdata\\local\\programs\\python\\python311"}, disk);
   const std::vector<std::string> want{
       "D:\\Py\\Lib\\site-packages",
       "c:\\users\\ana\\appdata\\local\\programs\\python\\python311\\Lib\\site-packages",

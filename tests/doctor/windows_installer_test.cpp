@@ -49,10 +49,10 @@ TEST_CASE("which CUDA folder of the installer fits a toolkit", "[windows_install
 #ifdef CUDNNCTL_TEST_DLLS
 namespace {
 
-const fs::path test_dlls = CUDNNCTL_TEST_DLLS;
-const platform::MapEnvironment no_vars(std::map<std::string, std::string>{});
-const std::string tk_bin = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin";
-const std::string v91 = "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin";
+const fs::path installer_test_dlls = CUDNNCTL_TEST_DLLS;
+const platform::MapEnvironment installer_no_vars(std::map<std::string, std::string>{});
+const std::string installer_tk_bin = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\\bin";
+const std::string installer_v91_bin = "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin";
 
 // A Windows disk seen from here: a CUDA 12.4 toolkit with no cuDNN, and cuDNN 9.1.0.70 where NVIDIA's
 // installer puts it (Program Files\NVIDIA\CUDNN\v9.1\bin\12.4, headers in include\12.4).
@@ -73,7 +73,8 @@ struct InstallerDisk {
   }
   static void lay_out(const fs::path& dir) {
     fs::create_directories(dir);
-    for (const auto* d : {"cudnn64_9.dll", "cudnn_graph64_9.dll", "cudnn_ops64_9.dll", "cudnn_adv64_9.dll"}) fs::copy_file(test_dlls / d, dir / d);
+    for (const auto* d : {"cudnn64_9.dll", "cudnn_graph64_9.dll", "cudnn_ops64_9.dll", "cudnn_adv64_9.dll"})
+      fs::copy_file(installer_test_dlls / d, dir / d);
   }
   DoctorOptions options(const std::string& path) const {
     DoctorOptions o;
@@ -94,29 +95,29 @@ const Check* installer_check(const DoctorReport& r, const std::string& id) {
 TEST_CASE("offline Windows: the installer's copy off PATH is named with its owner and the fix", "[windows_installer]") {
   InstallerDisk d;
   // what the installer leaves: its own entry, the bin folder without DLLs
-  const auto r = run_doctor(d.options(tk_bin + ";" + v91 + ";%SystemRoot%\\system32"), no_vars);
+  const auto r = run_doctor(d.options(installer_tk_bin + ";" + installer_v91_bin + ";%SystemRoot%\\system32"), installer_no_vars);
   const auto* c = installer_check(r, "files.windows_installer");
   REQUIRE(c);
   CHECK(c->status == CheckStatus::fail);
-  CHECK_THAT(c->finding, Catch::Contains(v91 + "\\12.4") && Catch::Contains("windows-installer: NVIDIA cuDNN 9.1") &&
+  CHECK_THAT(c->finding, Catch::Contains(installer_v91_bin + "\\12.4") && Catch::Contains("windows-installer: NVIDIA cuDNN 9.1") &&
                              Catch::Contains("cuDNN 9.1.0.70 for CUDA 12.4") && Catch::Contains("not on PATH") &&
-                             Catch::Contains("PATH holds the installer's own entry " + v91 + ", a folder without DLLs"));
-  CHECK_THAT(c->fix, Catch::Contains("add " + v91 + "\\12.4 to that machine's PATH") &&
+                             Catch::Contains("PATH holds the installer's own entry " + installer_v91_bin + ", a folder without DLLs"));
+  CHECK_THAT(c->fix, Catch::Contains("add " + installer_v91_bin + "\\12.4 to that machine's PATH") &&
                          Catch::Contains("cudnnctl install cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip --cuda-path") &&
                          Catch::Contains("cudnnctl path --apply"));
   CHECK_THAT(c->cause, Catch::Contains("one level deeper"));
   const auto* files = installer_check(r, "files.cudnn");
   REQUIRE(files);
   CHECK(files->status == CheckStatus::fail);
-  CHECK_THAT(files->finding, Catch::Contains(v91 + "\\12.4") && Catch::Contains("which PATH does not name"));
+  CHECK_THAT(files->finding, Catch::Contains(installer_v91_bin + "\\12.4") && Catch::Contains("which PATH does not name"));
   CHECK(doctor_exit_code(r) == ExitCode::problems_found);
   // --json: the installer's folders, each copy with its owner object
   const auto j = doctor_json(r)["windows_installer"];
   REQUIRE(j.is_object());
   CHECK(j["root"] == "C:\\Program Files\\NVIDIA\\CUDNN");
-  CHECK(j["bin_on_path"] == nlohmann::json::array({v91}));
+  CHECK(j["bin_on_path"] == nlohmann::json::array({installer_v91_bin}));
   REQUIRE(j["copies"].size() == 1);
-  CHECK(j["copies"][0]["dir"] == v91 + "\\12.4");
+  CHECK(j["copies"][0]["dir"] == installer_v91_bin + "\\12.4");
   CHECK(j["copies"][0]["version"] == "9.1.0.70");
   CHECK(j["copies"][0]["fits_toolkit"] == true);
   CHECK(j["copies"][0]["on_path"] == false);
@@ -126,15 +127,15 @@ TEST_CASE("offline Windows: the installer's copy off PATH is named with its owne
 
 TEST_CASE("offline Windows: the installer's copy for the toolkit's CUDA on PATH passes", "[windows_installer]") {
   InstallerDisk d;
-  const auto r = run_doctor(d.options(tk_bin + ";" + v91 + "\\12.4\\;%SystemRoot%\\system32"), no_vars);
+  const auto r = run_doctor(d.options(installer_tk_bin + ";" + installer_v91_bin + "\\12.4\\;%SystemRoot%\\system32"), installer_no_vars);
   const auto* c = installer_check(r, "files.windows_installer");
   REQUIRE(c);
   CHECK(c->status == CheckStatus::pass);
-  CHECK_THAT(c->finding, Catch::Contains("is on PATH") && Catch::Contains(v91 + "\\12.4"));
+  CHECK_THAT(c->finding, Catch::Contains("is on PATH") && Catch::Contains(installer_v91_bin + "\\12.4"));
   CHECK(installer_check(r, "files.cudnn")->status == CheckStatus::warn);
   CHECK_THAT(installer_check(r, "files.cudnn")->finding, Catch::Contains("programs load it"));
   // as PATH may write it, with a variable that machine's exports need not define (the default Program Files)
-  const auto by_var = run_doctor(d.options(tk_bin + ";%ProgramFiles%\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4"), no_vars);
+  const auto by_var = run_doctor(d.options(installer_tk_bin + ";%ProgramFiles%\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4"), installer_no_vars);
   REQUIRE(installer_check(by_var, "files.windows_installer"));
   CHECK(installer_check(by_var, "files.windows_installer")->status == CheckStatus::pass);
 }
@@ -146,20 +147,20 @@ TEST_CASE("offline Windows: the installer's later layouts and other CUDA majors"
     const auto v923 = d.c / "Program Files/NVIDIA/CUDNN/v9.23";
     InstallerDisk::lay_out(v923 / "bin/11.8/x64");
     InstallerDisk::lay_out(v923 / "bin/12.9/x64");
-    const auto r = run_doctor(d.options(tk_bin + ";c:/program files/nvidia/cudnn/V9.23/BIN/11.8/x64"), no_vars);
+    const auto r = run_doctor(d.options(installer_tk_bin + ";c:/program files/nvidia/cudnn/V9.23/BIN/11.8/x64"), installer_no_vars);
     const auto* c = installer_check(r, "files.windows_installer");
     REQUIRE(c);
     CHECK(c->status == CheckStatus::fail);  // the 11.8 folder is on PATH, the 12.9 one that fits is not
     CHECK_THAT(c->finding, Catch::Contains("C:\\Program Files\\NVIDIA\\CUDNN\\v9.23\\bin\\12.9\\x64") && Catch::Contains("for CUDA 12.9"));
     // the DLLs' version resource says 9.1.0.70, not 9.23: the archive is named by the folder's release alone
     CHECK_THAT(c->fix, Catch::Contains("cudnn-windows-x86_64-9.23.<patch>.<build>_cuda12-archive.zip"));
-    const auto ok = run_doctor(d.options(tk_bin + ";c:/program files/nvidia/cudnn/V9.23/BIN/12.9/x64/"), no_vars);
+    const auto ok = run_doctor(d.options(installer_tk_bin + ";c:/program files/nvidia/cudnn/V9.23/BIN/12.9/x64/"), installer_no_vars);
     REQUIRE(installer_check(ok, "files.windows_installer"));
     CHECK(installer_check(ok, "files.windows_installer")->status == CheckStatus::pass);
   }
   SECTION("only a folder for another CUDA major") {
     fs::rename(d.cudnn / "bin/12.4", d.cudnn / "bin/11.8");
-    const auto r = run_doctor(d.options(tk_bin + ";" + v91 + "\\11.8"), no_vars);
+    const auto r = run_doctor(d.options(installer_tk_bin + ";" + installer_v91_bin + "\\11.8"), installer_no_vars);
     const auto* c = installer_check(r, "files.windows_installer");
     REQUIRE(c);
     CHECK(c->status == CheckStatus::fail);
@@ -169,7 +170,7 @@ TEST_CASE("offline Windows: the installer's later layouts and other CUDA majors"
   }
   SECTION("a toolkit with cuDNN of its own: the installer's copy off PATH is unused, not a failure") {
     for (const auto& e : fs::directory_iterator(d.cudnn / "bin/12.4")) fs::copy_file(e.path(), d.toolkit / "bin" / e.path().filename());
-    const auto r = run_doctor(d.options(tk_bin + ";" + v91), no_vars);
+    const auto r = run_doctor(d.options(installer_tk_bin + ";" + installer_v91_bin), installer_no_vars);
     REQUIRE(installer_check(r, "files.windows_installer"));
     CHECK(installer_check(r, "files.windows_installer")->status == CheckStatus::pass);
     CHECK_THAT(installer_check(r, "files.windows_installer")->finding, Catch::Contains("unused"));
@@ -177,7 +178,7 @@ TEST_CASE("offline Windows: the installer's later layouts and other CUDA majors"
   SECTION("a folder of the installer's name without cuDNN in it is no copy") {
     fs::remove_all(d.cudnn / "bin/12.4");
     fs::create_directories(d.cudnn / "bin/12.4/x64");
-    const auto r = run_doctor(d.options(tk_bin + ";" + v91), no_vars);
+    const auto r = run_doctor(d.options(installer_tk_bin + ";" + installer_v91_bin), installer_no_vars);
     CHECK_FALSE(installer_check(r, "files.windows_installer"));
   }
 }
