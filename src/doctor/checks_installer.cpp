@@ -11,6 +11,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
+#include "cudnnctl/env/display_path.hpp"
 #include "cudnnctl/owner/owner.hpp"
 
 namespace cudnnctl {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../archive/test_archives.hpp"
 #include "../install/toolkit_trees.hpp"
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
