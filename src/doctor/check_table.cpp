@@ -12,8 +12,9 @@ const std::vector<CheckSpec>& check_table() {
   // each layer file's rows, in this order within a layer
   static const std::vector<CheckSpec> table = [] {
     std::vector<CheckSpec> all;
-    for (const auto* rows : {&toolkit_check_rows(), &files_check_rows(), &release_check_rows(), &bundles_check_rows(), &mixed_check_rows(), &gpu_code_check_rows(),
-                             &loader_check_rows(), &driver_check_rows(), &driver_floor_check_rows(), &stack_check_rows(), &workload_check_rows()})
+    for (const auto* rows : {&toolkit_check_rows(), &files_check_rows(), &installer_check_rows(), &release_check_rows(), &bundles_check_rows(),
+                             &mixed_check_rows(), &gpu_code_check_rows(), &loader_check_rows(), &driver_check_rows(), &driver_floor_check_rows(),
+                             &stack_check_rows(), &workload_check_rows()})
       all.insert(all.end(), rows->begin(), rows->end());
     std::stable_sort(all.begin(), all.end(), [](const CheckSpec& x, const CheckSpec& y) { return x.layer < y.layer; });
     return all;

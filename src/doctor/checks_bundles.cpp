@@ -182,10 +182,23 @@ void check_bundles_versions(const DoctorFacts& f, Checks& out) {
 
 const std::vector<CheckSpec>& bundles_check_rows() {
   static const std::vector<CheckSpec> rows{
-      {"bundles.found", 2, need_bundles, &check_bundles_found, "the framework-bundled cuDNN folders (PyTorch's torch/lib, pip's nvidia-cudnn wheels, conda's packages), which their programs load first: found as `cudnnctl bundle list` finds them (--site, else $VIRTUAL_ENV, $CONDA_PREFIX and the site-packages python3 and python report) and, without --site, in this machine's other Python environments too (~/.local, conda envs under $HOME, /usr/local, /usr); with owner, version and state, and which copy each framework loads; where it looked when there are none (it took over files.frameworks)", ""},
-      {"bundles.shadow", 2, need_bundles, &check_bundles_shadow, "a bundle of the toolkit's cuDNN major that its framework loads first, so the toolkit's copy is never used by it (fix: `cudnnctl bundle unbundle` or `bundle swap` of that folder)", ""},
-      {"bundles.state", 2, need_bundles, &check_bundles_state, "each bundle's state: modified (its files edited by hand, not by cudnnctl) and reverted (the package manager put its files back after a cudnnctl swap or unbundle) warn", ""},
-      {"bundles.versions", 2, need_bundles, &check_bundles_versions, "a bundle of another cuDNN major or CUDA major than the toolkit's, naming both", ""},
+      {"bundles.found", 2, need_bundles, &check_bundles_found,
+       "the framework-bundled cuDNN folders (PyTorch's torch/lib, pip's nvidia-cudnn wheels, conda's packages), which their programs load first: "
+       "found as `cudnnctl bundle list` finds them (--site, else $VIRTUAL_ENV, $CONDA_PREFIX and the site-packages python3 and python report) and, "
+       "without --site, in this machine's other Python environments too (~/.local, conda envs under $HOME, /usr/local, /usr; on Windows PEP 514's "
+       "registry entries, %LOCALAPPDATA%\\Programs\\Python, conda's default folders); with owner, version and state, and which copy each framework "
+       "loads; where it looked when there are none (it took over files.frameworks)",
+       ""},
+      {"bundles.shadow", 2, need_bundles, &check_bundles_shadow,
+       "a bundle of the toolkit's cuDNN major that its framework loads first, so the toolkit's copy is never used by it (fix: `cudnnctl bundle "
+       "unbundle` or `bundle swap` of that folder)",
+       ""},
+      {"bundles.state", 2, need_bundles, &check_bundles_state,
+       "each bundle's state: modified (its files edited by hand, not by cudnnctl) and reverted (the package manager put its files back after a "
+       "cudnnctl swap or unbundle) warn",
+       ""},
+      {"bundles.versions", 2, need_bundles, &check_bundles_versions, "a bundle of another cuDNN major or CUDA major than the toolkit's, naming both",
+       ""},
   };
   return rows;
 }

@@ -63,6 +63,17 @@ void check_files_cudnn(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
   if (!t) return;
   if (!f.major) {
+    // NVIDIA's Windows installer never writes into the toolkit: its copy, when one fits, is what programs can load
+    if (const auto* copy = installer_copy_for_toolkit(f)) {
+      auto c = make_check("files.cudnn", 2, copy->on_path ? CheckStatus::warn : CheckStatus::fail,
+                          fmt::format("no cuDNN library in {}; NVIDIA's cuDNN installer put cuDNN {} for CUDA {} in {}, {} (files.windows_installer)",
+                                      f.runtime_dir, copy->version.empty() ? copy->release : copy->version, copy->cuda, copy->dir,
+                                      copy->on_path ? "which PATH names: programs load it, build tools that look in the toolkit do not find it"
+                                                    : "which PATH does not name"),
+                          "files.cudnn.windows-installer");
+      out.push_back(std::move(c));
+      return;
+    }
     out.push_back(make_check("files.cudnn", 2, CheckStatus::fail, fmt::format("no cuDNN library in {}", f.runtime_dir), "files.cudnn"));
     return;
   }

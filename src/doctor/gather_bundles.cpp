@@ -6,10 +6,11 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_receipt.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/bundle/python_sites.hpp"
-#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/bundle/windows_python_places.hpp"
 #include "cudnnctl/doctor/file_snapshot.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 
@@ -35,7 +36,13 @@ private:
 // on PATH names (an inactive conda env, ~/.local, the system's Python): the doctor looks wider than
 // `bundle list`, so a framework copy of cuDNN anywhere here is a bundle it reports. Each existing one of
 // <prefix>/lib*/python3*/{site,dist}-packages and <prefix>/Lib/site-packages.
-std::vector<std::string> machine_python_sites(const platform::Environment& env, DoctorSystem& sys) {
+// On Windows, the places Windows keeps Pythons instead (bundle/windows_python_places.hpp): a Linux prefix named
+// there is a folder of the current drive, under wine the Linux machine's own.
+std::vector<std::string> machine_python_sites(const platform::Environment& env, DoctorSystem& sys, Os host) {
+  if (host == Os::windows) {
+    SystemPythonDisk disk(sys);
+    return windows_python_sites(env, sys.registered_python_prefixes(), disk);
+  }
   std::vector<std::string> prefixes;
   if (const auto home = env.get("HOME"); home && !home->empty()) {
     prefixes.push_back(join_path(*home, ".local"));
@@ -86,7 +93,7 @@ void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
     auto found = collect_python_sites(plan_python_sites(exes, env, cwd, disk), [&sys](const std::string& exe) { return sys.python_sites(exe); });
     for (auto& s : found.sites) sites.push_back(std::move(s));
     for (const auto& [exe, why] : found.not_asked) b.not_asked.push_back(fmt::format("{} ({})", exe, why));
-    for (auto& s : machine_python_sites(env, sys)) sites.push_back(std::move(s));
+    for (auto& s : machine_python_sites(env, sys, f.host_os)) sites.push_back(std::move(s));
   }
   for (auto& s : sites)
     if (std::find(b.looked_in.begin(), b.looked_in.end(), s) == b.looked_in.end()) b.looked_in.push_back(std::move(s));

@@ -7,6 +7,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/gather.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
@@ -33,6 +34,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (const auto it = o.windows_vars.find(upper); it != o.windows_vars.end()) return it->second;
     if (upper == "SYSTEMROOT" || upper == "WINDIR") return std::string("C:\\Windows");
+    if (upper == "PROGRAMFILES" || upper == "PROGRAMW6432") return std::string("C:\\Program Files");
     return std::nullopt;
   };
   std::vector<std::string> entries;
@@ -61,6 +63,8 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   const auto sysroot = lookup("SystemRoot").value_or("C:\\Windows");
   if (!o.system32.empty()) win.system32 = o.system32;
   else if (auto l = mount.to_local(sysroot + "\\System32"); l && sys.is_dir(*l)) win.system32 = *l;
+  f.installer.root = lookup("ProgramFiles").value_or("C:\\Program Files") + "\\" + std::string(k_windows_installer_folder);
+  f.installer.root_local = mount.to_local(f.installer.root).value_or(std::string());
   if (!o.windows_path) return;
   platform::MapEnvironment wenv(std::map<std::string, std::string>{{"PATH", *o.windows_path}, {"SystemRoot", sysroot}});
   auto order = windows_search_order(wenv, "");
@@ -81,6 +85,10 @@ void prepare_native(DoctorFacts& f, const platform::Environment& env, DoctorSyst
   win.dll_dir = utf8_of(path_from_utf8(t.runtime_library_dir()).lexically_normal());
   for (const auto& d : windows_dll_dirs())
     if (const auto b = path_from_utf8(t.root) / path_from_utf8(d); sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b.lexically_normal()));
+  const auto program_files = env.get("ProgramFiles");
+  f.installer.root =
+      (program_files && !program_files->empty() ? *program_files : std::string("C:\\Program Files")) + "\\" + std::string(k_windows_installer_folder);
+  f.installer.root_local = f.installer.root;
   for (auto sd : windows_search_order(env, "")) {
     sd.local = sd.dir;
     if (sd.via == "System32" && sys.is_dir(sd.dir)) win.system32 = sd.dir;
@@ -118,6 +126,7 @@ void gather_windows(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   f.win.cudnn_major = f.major.value_or(9);
   f.win.header_version = f.header ? f.header->text() : std::string();
   snapshot_windows_folders(f.win, sys);
+  gather_windows_installer(f, sys);
 }
 
 } // namespace cudnnctl

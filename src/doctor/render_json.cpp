@@ -3,11 +3,36 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/env/shadow_report_json.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
+#include "cudnnctl/owner/owner.hpp"
 
 namespace cudnnctl {
+
+namespace {
+
+// NVIDIA's Windows installer's copies (files.windows_installer); null when not looked for (a Linux toolkit, no drive mapped).
+nlohmann::json windows_installer_json(const DoctorReport& r) {
+  using nlohmann::json;
+  if (!r.facts || !r.facts->installer.gathered) return nullptr;
+  const auto& in = r.facts->installer;
+  const auto* fit = installer_copy_for_toolkit(*r.facts);
+  json copies = json::array();
+  for (const auto& c : in.copies)
+    copies.push_back({{"dir", c.dir},
+                      {"release", c.release},
+                      {"cuda", c.cuda},
+                      {"version", c.version.empty() ? json(nullptr) : json(c.version)},
+                      {"dlls", c.dlls},
+                      {"on_path", c.on_path},
+                      {"fits_toolkit", fit == &c},
+                      {"owner", owner_json(Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + c.release, c.release, false, {}})}});
+  return {{"root", in.root}, {"copies", copies}, {"bin_on_path", in.bin_on_path}};
+}
+
+}  // namespace
 
 nlohmann::json doctor_json(const DoctorReport& r) {
   using nlohmann::json;
@@ -27,6 +52,7 @@ nlohmann::json doctor_json(const DoctorReport& r) {
           {"offline", r.offline},
           {"notes", r.notes},
           {"shadow_scan", r.search ? shadow_report_json(*r.search, r.search_origin) : json(nullptr)},
+          {"windows_installer", windows_installer_json(r)},
           {"checks", checks},
           {"counts", counts},
           {"exit_code", to_int(doctor_exit_code(r))}};

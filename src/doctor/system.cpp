@@ -13,6 +13,7 @@
 #include "cudnnctl/bundle/python_sites.hpp"
 #include "cudnnctl/install/install_fs.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/platform/python_registry.hpp"
 
 namespace cudnnctl {
 
@@ -50,6 +51,7 @@ public:
     return run_workload(m_self, request, timeout_ms);
   }
   Result<std::vector<std::string>> python_sites(const std::string& exe) override { return python_site_dirs(exe); }
+  std::vector<std::string> registered_python_prefixes() override { return platform::registered_python_prefixes(); }
   BundleScan scan_bundles(const std::vector<std::string>& sites, const std::string& state_root) override {
     auto fs = make_real_fs();
     return cudnnctl::scan_bundles(BundleContext{state_root, fs.get()}, sites);

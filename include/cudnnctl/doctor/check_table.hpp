@@ -56,6 +56,7 @@ Check make_check(std::string id, int layer, CheckStatus status, std::string find
 // Each layer file's rows, defined beside its checks; check_table() orders them by layer, then in this order.
 const std::vector<CheckSpec>& toolkit_check_rows();   // checks_toolkit.cpp: layer 1
 const std::vector<CheckSpec>& files_check_rows();     // checks_files.cpp: layer 2
+const std::vector<CheckSpec>& installer_check_rows();  // checks_installer.cpp: NVIDIA's Windows cuDNN installer's copies (2)
 const std::vector<CheckSpec>& release_check_rows();   // checks_release.cpp: the glibc floor, known-bad releases (2)
 const std::vector<CheckSpec>& bundles_check_rows();   // checks_bundles.cpp: framework bundles (2)
 const std::vector<CheckSpec>& mixed_check_rows();     // checks_mixed.cpp: sub-libraries of another release filling a gap (2)
@@ -65,6 +66,10 @@ const std::vector<CheckSpec>& driver_check_rows();    // checks_driver.cpp: laye
 const std::vector<CheckSpec>& driver_floor_check_rows();  // checks_driver_floor.cpp: the driver against each CUDA major's minimum (4)
 const std::vector<CheckSpec>& stack_check_rows();     // checks_stack.cpp: CUDNN_PATH (2), one CUDA major (3), compat, WSL (4)
 const std::vector<CheckSpec>& workload_check_rows();  // checks_workload.cpp: layer 5
+
+/// NVIDIA's Windows installer's copy that fits the toolkit's CUDA (one on PATH first, else the newest release's);
+/// null for a Linux toolkit or when none fits. checks_installer.cpp
+const InstallerCopy* installer_copy_for_toolkit(const DoctorFacts& f);
 
 /// Whether the probe reached a usable GPU (layer 4 passed its driver and device steps): the workload runs only then.
 bool gpu_usable(const DoctorFacts& f);

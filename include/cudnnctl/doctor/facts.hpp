@@ -137,6 +137,26 @@ struct InterruptedFacts {
   std::vector<std::string> staging;      // staging folders left by a run that died (or one still running)
 };
 
+/// One CUDA folder of NVIDIA's Windows cuDNN installer (contract/windows_installer.hpp) that holds cuDNN.
+struct InstallerCopy {
+  std::string release;            // "9.1": the v9.1 folder
+  std::string cuda;               // "12.4": the CUDA folder under bin
+  std::string dir;                // the DLL folder as that machine writes it: C:\Program Files\NVIDIA\CUDNN\v9.1\bin\12.4
+  std::string local;              // the same folder here
+  std::vector<std::string> dlls;  // its cuDNN DLLs
+  std::string version;            // the main DLL's version resource ("9.1.0.70"); empty when unread
+  bool on_path = false;           // that machine's PATH names the folder
+};
+
+/// NVIDIA's Windows cuDNN installer's copies (files.windows_installer), for a Windows toolkit.
+struct InstallerFacts {
+  bool gathered = false;
+  std::string root;                      // <ProgramFiles>\NVIDIA\CUDNN as that machine writes it
+  std::string root_local;                // the same folder here; empty when not reachable (no drive mapped)
+  std::vector<InstallerCopy> copies;     // by release, then CUDA folder
+  std::vector<std::string> bin_on_path;  // the installer's own PATH entries (...\v9.x\bin, no DLLs) that PATH holds
+};
+
 struct DoctorFacts {
   // the run
   Os host_os = Os::linux_os;
@@ -173,6 +193,7 @@ struct DoctorFacts {
   // layer 3
   LinkageFacts linkage;                  // Linux model
   OfflineWindows win;                    // Windows model: the folders Windows searches, as local paths
+  InstallerFacts installer;              // Windows model: NVIDIA's cuDNN installer's copies (gather_installer.cpp)
   std::optional<Result<ProbeResult>> probe;
 
   // layer 4

@@ -30,6 +30,10 @@ void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
 /// The Windows loader model's folders: from the given PATH and drive mappings (a tree read offline), or
 /// from this Windows machine's own environment; then lists them and reads the DLLs into f.win.files.
 void gather_windows(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys);
+/// NVIDIA's Windows cuDNN installer's copies under f.installer.root_local (set by gather_windows): each
+/// v9.x\bin\<cuda> (or its machine folder) that holds cuDNN, its main DLL's version, and which of them and of
+/// the installer's own bin folders that machine's PATH (f.win.path) names. gather_installer.cpp
+void gather_windows_installer(DoctorFacts& f, DoctorSystem& sys);
 /// Lists the folders of `in` and reads the cuDNN DLLs and nvcuda.dll into in.files.
 void snapshot_windows_folders(OfflineWindows& in, DoctorSystem& sys);
 void gather_linkage(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);

@@ -40,6 +40,8 @@ public:
   virtual Result<WorkloadResult> workload(const WorkloadRequest& request, int timeout_ms) = 0;
   /// The site folders interpreter `exe` reports (the bundle module's python_site_dirs: a child process).
   virtual Result<std::vector<std::string>> python_sites(const std::string& exe) = 0;
+  /// The install folders of the Pythons PEP 514's registry entries name (platform/python_registry.hpp; Windows only).
+  virtual std::vector<std::string> registered_python_prefixes() { return {}; }
   /// The framework bundles below `sites` and those cudnnctl's state under `state_root` names, read only
   /// (the bundle module's scan_bundles).
   virtual BundleScan scan_bundles(const std::vector<std::string>& sites, const std::string& state_root) = 0;
