@@ -23,15 +23,15 @@ namespace {
 
 class RealSystem final : public DoctorSystem {
 public:
- RealSystem(std::string self_exe, std::string system_root) : m_self(std::move(self_exe)), m_root(std::move(system_root)) {}
+  RealSystem(std::string self_exe, std::string system_root) : m_self(std::move(self_exe)), m_root(std::move(system_root)) {}
 
- // the folder and link looks are the bundle module's real disk (one implementation for both)
- std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
- bool exists(const std::string& path) override { return m_disk->exists(path); }
- bool is_dir(const std::string& path) override { return m_disk->is_dir(path); }
- std::string real_path(const std::string& path) override { return m_disk->real_path(path); }
- std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
-   return read_text_file(path_from_utf8(path), max_bytes);
+  // the folder and link looks are the bundle module's real disk (one implementation for both)
+  std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
+  bool exists(const std::string& path) override { return m_disk->exists(path); }
+  bool is_dir(const std::string& path) override { return m_disk->is_dir(path); }
+  std::string real_path(const std::string& path) override { return m_disk->real_path(path); }
+  std::optional<std::string> read_text(const std::string& path, std::size_t max_bytes) override {
+    return read_text_file(path_from_utf8(path), max_bytes);
   }
   Result<ElfDynamicInfo> read_elf(const std::string& path) override { return read_elf_file(path); }
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
