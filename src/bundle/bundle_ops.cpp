@@ -266,7 +266,6 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   CUDNNCTL_TRY(settle_old_receipt(ctx, p, id));
   const auto& b = p.view.bundle;
   if (b.files.empty()) return bundle_refused(fmt::format("{} holds no cuDNN library; nothing was changed", p.dir), "see 'cudnnctl bundle list'", p.dir);
-  CUDNNCTL_TRY(check_load_check_runs(p.dir, fmt::format("the swapped cuDNN in {}", p.dir), b.os, req.load_check));
   const auto staging = p.sd + "/staging-" + id, backup = p.sd + "/backup-" + id;
   CUDNNCTL_TRY(ctx.fs->make_dirs(staging + "/x"));
   auto drop = [&](Error e) -> Result<BundleOutcome> {
@@ -277,6 +276,10 @@ Result<BundleOutcome> swap_bundle(const BundleContext& ctx, const SwapRequest& r
   if (!a) return drop(a.error());
   auto plan = plan_swap(b, *a, req.allow_downgrade);
   if (!plan) return drop(plan.error());
+  // what the files prove (major, CUDA major, architecture, version) is refused above, before a load check that
+  // cannot run on this OS: that refusal's way out (--no-load-check) would only lead to the real reason
+  if (auto runs = check_load_check_runs(p.dir, fmt::format("the swapped cuDNN in {}", p.dir), b.os, req.load_check); !runs)
+    return drop(runs.error());
   BundleReceipt r{p.dir, "swap", id, platform::utc_now(), req.archive_path, "", a->version, b.version, hashes_of(plan->set_aside, b.sha256), {},
                   req.load_check.skip, req.load_check.skip ? skipped_note(b.os) : std::string()};
   for (const auto& f : plan->place) {

@@ -108,6 +108,41 @@ try:
         check("does not load" not in out and "missing beside it" not in out, f"{verb}: not the loader-failure message", out)
         check(tree(lib) == original and not receipts(), f"{verb}: nothing changed (the folder byte for byte, no receipt)")
 
+    # ---- what the files prove is refused first (issue 51 item 6): a cuDNN 8 archive, an ARM64 one, each refused
+    # for that reason without --no-load-check, not for the load check this OS cannot run
+    def windows_archive(name, files):
+        top = os.path.join(tmp, "other", name)
+        for f, version, main in files: dll(os.path.join(top, "bin", f), version, main)
+        path = os.path.join(tmp, name + ".zip")
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            for root, _, fs in os.walk(top):
+                for f in sorted(fs): z.write(os.path.join(root, f), os.path.relpath(os.path.join(root, f), os.path.join(tmp, "other")))
+        return path, hashlib.sha256(open(path, "rb").read()).hexdigest()
+    v8, v8_sha = windows_archive("cudnn-windows-x86_64-8.9.7.29_cuda12-archive",
+                                 [("cudnn64_8.dll", "8.9.7.29", True), ("cudnn_ops_infer64_8.dll", "8.9.7.29", False)])
+    rc, out = run("bundle", "swap", lib, v8, "--sha256", v8_sha)
+    check(rc == 13 and "the archive is cuDNN 8 and the bundle cuDNN 9" in out, "swap of a cuDNN 8 archive: refused for the major", f"exit {rc}: {out}")
+    check("Linux cannot load a Windows DLL" not in out, "swap of a cuDNN 8 archive: not refused for the load check first", out)
+    check(tree(lib) == original and not receipts(), "swap of a cuDNN 8 archive: nothing changed")
+    def to_arm64(path):  # mingw-w64 here builds x64 only: the COFF header's machine field says ARM64 (0xAA64)
+        data = bytearray(open(path, "rb").read())
+        pe = int.from_bytes(data[0x3C:0x40], "little")
+        data[pe + 4:pe + 6] = (0xAA64).to_bytes(2, "little")
+        open(path, "wb").write(bytes(data))
+    arm_name = "cudnn-windows-arm64-9.10.2.21_cuda12-archive"
+    arm_top = os.path.join(tmp, "arm", arm_name)
+    cudnn_dlls(os.path.join(arm_top, "bin"), "9.10.2.21")
+    for f in os.listdir(os.path.join(arm_top, "bin")): to_arm64(os.path.join(arm_top, "bin", f))
+    arm = os.path.join(tmp, arm_name + ".zip")
+    with zipfile.ZipFile(arm, "w", zipfile.ZIP_DEFLATED) as z:
+        for root, _, fs in os.walk(arm_top):
+            for f in sorted(fs): z.write(os.path.join(root, f), os.path.relpath(os.path.join(root, f), os.path.join(tmp, "arm")))
+    rc, out = run("bundle", "swap", lib, arm, "--sha256", hashlib.sha256(open(arm, "rb").read()).hexdigest())
+    check(rc == 13 and "arm64" in out.lower() and "x64" in out.lower(), "swap of an ARM64 archive into an x64 bundle: refused for the architecture",
+          f"exit {rc}: {out}")
+    check("Linux cannot load a Windows DLL" not in out, "swap of an ARM64 archive: not refused for the load check first", out)
+    check(tree(lib) == original and not receipts(), "swap of an ARM64 archive: nothing changed")
+
     # ---- with --no-load-check: done, recorded, restorable byte-identical
     for verb, args, state in (("unbundle", ["bundle", "unbundle", lib, "--cuda-path", tk], "unbundled"),
                               ("swap", ["bundle", "swap", lib, archive, "--sha256", sha], "swapped")):
