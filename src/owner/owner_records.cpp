@@ -3,6 +3,8 @@
 // bounded); anything that breaks a format is left out.
 #include "cudnnctl/owner/owner_records.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
@@ -31,6 +33,17 @@ bool plain_path(std::string_view p) {
   if (p.empty() || p.size() > 4096) return false;
   for (const char c : p)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
+// No "." or ".." component: a path with one names another file than it spells (dpkg writes "/." for the root).
+bool no_dot_components(std::string_view p) {
+  for (std::size_t at = 0; at <= p.size();) {
+    const auto end = std::min(p.find('/', at), p.size());
+    const auto part = p.substr(at, end - at);
+    if (part == "." || part == "..") return false;
+    at = end + 1;
+  }
   return true;
 }
 
@@ -85,7 +98,7 @@ std::vector<std::string> parse_path_list(std::string_view text) {
   each_line(text, [&](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     while (line.size() > 1 && line.back() == '/') line.remove_suffix(1);
-    if (line.empty() || line.front() != '/' || line == "/." || !plain_path(line)) return;
+    if (line.empty() || line.front() != '/' || !no_dot_components(line) || !plain_path(line)) return;
     out.emplace_back(line);
   });
   return out;
@@ -114,7 +127,7 @@ std::vector<std::string> parse_pacman_files(std::string_view text) {
       in_files = line == "%FILES%";
       return;
     }
-    if (!in_files || line.empty() || line.back() == '/' || line.front() == '/' || !plain_path(line)) return;
+    if (!in_files || line.empty() || line.back() == '/' || line.front() == '/' || !no_dot_components(line) || !plain_path(line)) return;
     out.push_back("/" + std::string(line));
   });
   return out;

@@ -46,6 +46,8 @@ TEST_CASE("path lists: absolute paths, /. and folders' slashes, control bytes le
   CHECK(paths[2] == "/usr/lib/x86_64-linux-gnu/libcudnn.so.9");
   CHECK(paths[3] == "/usr/include/cudnn_v9.h");
   CHECK(parse_path_list(std::string(10000, '/')).size() == 1);
+  // a "." or ".." component names another file than the path spells: left out (found by fuzz_owner_records)
+  CHECK(parse_path_list("/usr/lib/../../etc/shadow\n/usr/./lib/x\n/usr/lib/..\n/usr/lib/..x\n") == std::vector<std::string>{"/usr/lib/..x"});
 }
 
 TEST_CASE("pacman desc and files", "[owner_records]") {
@@ -59,6 +61,7 @@ TEST_CASE("pacman desc and files", "[owner_records]") {
   REQUIRE(files.size() == 1);
   CHECK(files[0] == "/usr/lib/libcudnn.so.9");
   CHECK(parse_pacman_files("usr/lib/libcudnn.so.9\n").empty());  // outside %FILES%
+  CHECK(parse_pacman_files("%FILES%\n.\nusr/../etc/x\nusr/lib/./y\n..\n").empty());
 }
 
 TEST_CASE("pip RECORD paths, quoted and not", "[owner_records]") {

@@ -20,7 +20,8 @@ struct DpkgPackage {
 std::vector<DpkgPackage> parse_dpkg_status(std::string_view text);
 
 /// A list of absolute paths, one a line (dpkg's info/<package>.list, nvidia-cudnn's filelist.txt): lines that
-/// are not absolute ('/' first) are left out, "/." too, and a trailing '/' is dropped.
+/// are not absolute ('/' first) are left out, so is a path with a "." or ".." component ("/." too), and a
+/// trailing '/' is dropped.
 std::vector<std::string> parse_path_list(std::string_view text);
 
 /// pacman's local/<name>-<version>/desc: %NAME% and %VERSION%.
@@ -29,7 +30,7 @@ struct PacmanDesc {
 };
 std::optional<PacmanDesc> parse_pacman_desc(std::string_view text);
 /// pacman's local/<name>-<version>/files: the %FILES% section's paths, made absolute ("usr/lib/x" -> "/usr/lib/x");
-/// folders (a trailing '/') left out.
+/// folders (a trailing '/') and paths with a "." or ".." component left out.
 std::vector<std::string> parse_pacman_files(std::string_view text);
 
 /// A pip RECORD's paths (the first CSV column; a quoted one unquoted), relative to the site folder.
