@@ -8,10 +8,11 @@ ARCH=${1:-x86_64}
 cd "$(dirname "$0")/.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/cudnnctl-repro-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+commit=$(git rev-parse HEAD)  # once: each clone builds this commit, even if the checkout moves on meanwhile
 sums=()
 for dir in "$work/a" "$work/second-checkout-with-a-longer-name"; do
   git clone -q --no-hardlinks "$PWD" "$dir"
-  git -C "$dir" checkout -q "$(git rev-parse HEAD)"
+  git -C "$dir" checkout -q "$commit"
   (cd "$dir" && CCACHE_DISABLE=1 scripts/build-portable.sh "$ARCH" >/dev/null)
   sums+=("$(sha256sum "$dir/dist/linux-$ARCH/cudnnctl" | cut -d' ' -f1)")
   echo "check-reproducible: $dir/dist/linux-$ARCH/cudnnctl ${sums[-1]}"
@@ -22,4 +23,4 @@ if [[ ${sums[0]} != "${sums[1]}" ]]; then
   cmp -l "$work/a/dist/linux-$ARCH/cudnnctl" "$work/second-checkout-with-a-longer-name/dist/linux-$ARCH/cudnnctl" | head -n 5 >&2 || true
   exit 1
 fi
-echo "check-reproducible: same SHA-256 from two folders: ${sums[0]}"
+echo "check-reproducible: $commit: the same SHA-256 from two folders: ${sums[0]}"
