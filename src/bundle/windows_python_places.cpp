@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/env/path_list.hpp"
 
 namespace cudnnctl {
 
@@ -56,8 +57,7 @@ std::vector<std::string> windows_python_sites(const platform::Environment& env, 
     for (const auto& p : entries_starting(disk, win_join(roaming, "Python"), "python3")) sites.push_back(win_join(p, "site-packages"));
   std::vector<std::string> out, seen;
   for (auto& s : sites) {
-    auto key = to_lower_ascii(s);
-    std::replace(key.begin(), key.end(), '/', '\\');
+    auto key = path_key(s, PathFlavor::windows);
     if (std::find(seen.begin(), seen.end(), key) != seen.end() || !disk.is_dir(s)) continue;
     seen.push_back(std::move(key));
     out.push_back(std::move(s));

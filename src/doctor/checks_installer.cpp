@@ -12,13 +12,12 @@
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/env/display_path.hpp"
+#include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/owner/owner.hpp"
 
 namespace cudnnctl {
 
 namespace {
-
-Owner installer_owner(const InstallerCopy& c) { return Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + c.release, c.release, false, {}}; }
 
 // "9.1.0.70" from the main DLL's version resource, else the release folder's "9.1"
 std::string copy_version(const InstallerCopy& c) { return !c.version.empty() && c.version.starts_with(c.release + ".") ? c.version : c.release; }
@@ -31,8 +30,6 @@ std::string same_release_archive(const DoctorFacts& f, const InstallerCopy& c) {
   const auto major = c.cuda.substr(0, c.cuda.find('.'));
   return fmt::format("cudnn-{}-{}_cuda{}-archive.zip", archive_platform_name(Os::windows, arch), version, major);
 }
-
-std::string shell_quoted_folder(const std::string& s) { return s.find_first_of(" \t") == std::string::npos ? s : "\"" + s + "\""; }
 
 // The CUDA folders of one release, by name.
 std::vector<std::string> cuda_folders(const std::vector<const InstallerCopy*>& copies) {
@@ -52,7 +49,7 @@ void fill_path_fix(const DoctorFacts& f, const InstallerCopy& c, Check& out) {
       "the toolkit, where build tools look too: `cudnnctl install {} --cuda-path {}`, then `cudnnctl path --apply "
       "--scope user` puts the toolkit's {} first on PATH",
       c.dir, f.offline ? "that machine's" : "the user's", bin, same_release_archive(f, c),
-      f.offline ? std::string("\"%CUDA_PATH%\"") : shell_quoted_folder(t->root), windows_toolkit_path_here(t->runtime_dir()));
+      f.offline ? std::string("\"%CUDA_PATH%\"") : command_word(t->root), windows_toolkit_path_here(t->runtime_dir()));
 }
 
 }  // namespace
@@ -96,11 +93,11 @@ void check_files_windows_installer(const DoctorFacts& f, Checks& out) {
           "run NVIDIA's cuDNN installer again and pick CUDA {} as well, or install cuDNN into the toolkit: `cudnnctl install "
           "cudnn-{}-<version>_cuda{}-archive.zip --cuda-path {}`",
           t->major(), archive_platform_name(Os::windows, windows_machine_of_dll_dir(t->dll_dir).arch), t->major(),
-          f.offline ? std::string("\"%CUDA_PATH%\"") : shell_quoted_folder(t->root));
+          f.offline ? std::string("\"%CUDA_PATH%\"") : command_word(t->root));
     out.push_back(std::move(c));
     return;
   }
-  const auto what = fmt::format("cuDNN {} for CUDA {} in {} ({})", copy_version(*fit), fit->cuda, fit->dir, describe(installer_owner(*fit)));
+  const auto what = fmt::format("cuDNN {} for CUDA {} in {} ({})", copy_version(*fit), fit->cuda, fit->dir, describe(windows_installer_owner(fit->release)));
   if (fit->on_path) {
     out.push_back(
         make_check("files.windows_installer", 2, CheckStatus::pass,

@@ -128,7 +128,7 @@ void plan_recover(const DoctorFacts& f, const Check& c, FixPlan& plan) {
 void plan_install(const DoctorFacts& f, const Check& c, const FixContext& ctx, FixPlan& plan) {
   const auto& t = *f.tk();
   PrintedFix printed{c.id, c.status, c.fix, {}};
-  if (c.finding.find("no cuDNN library in") != 0)
+  if (f.major)  // the toolkit has a cuDNN (files.cudnn found something else wrong with it)
     printed.why = "only a toolkit with no cuDNN at all is installed into automatically";
   else if (ctx.mirror.empty())
     printed.why = "no mirror was given: `doctor --fix --mirror URL` installs from one (or run `cudnnctl install latest` from NVIDIA)";
@@ -140,8 +140,8 @@ void plan_install(const DoctorFacts& f, const Check& c, const FixContext& ctx, F
   }
   std::vector<std::string> args{"install", "latest", "--mirror", ctx.mirror, "--cuda-path", t.root, "--no-path"};
   if (!ctx.cache_dir.empty()) args.insert(args.end(), {"--cache", ctx.cache_dir});
-  auto command = filled(automatic_fix(c.id)->command, t.root, {}, ctx.mirror);
-  if (!ctx.cache_dir.empty()) command += " --cache " + command_word(ctx.cache_dir);
+  std::string command = "cudnnctl";  // what runs, as printed: one list of words for both
+  for (const auto& a : args) command += " " + command_word(a);
   plan.steps.push_back({c.id,
                         FixOperation::install_release,
                         t.root,

@@ -28,7 +28,7 @@ const std::vector<FixRule>& fix_rules() {
        "the recovery `cudnnctl install` and `uninstall` run first, on {root}: the journal rolled back (or its clean-up finished), "
        "dead runs' staging folders removed",
        "an interrupted transaction's journal, and staging folders left by a run that died"},
-      {"files.cudnn", FixOperation::install_release, "cudnnctl install latest --mirror {archive} --cuda-path {root} --no-path",
+      {"files.cudnn", FixOperation::install_release, "cudnnctl install latest --mirror URL --cuda-path {root} --no-path",
        "no cuDNN in the toolkit, when a mirror is given (doctor --fix --mirror URL): the newest release the catalog has for the "
        "toolkit's CUDA major that fits this machine, as `install latest` chooses it, downloaded from the mirror and verified"},
       {"files.receipt", FixOperation::repair_install, "cudnnctl install {archive} --cuda-path {root}",

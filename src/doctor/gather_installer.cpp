@@ -8,6 +8,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/gather.hpp"
+#include "cudnnctl/env/path_list.hpp"
 
 namespace cudnnctl {
 
@@ -15,15 +16,6 @@ namespace {
 
 // A hostile or odd tree is read only this far: NVIDIA's has a few release and CUDA folders.
 constexpr std::size_t k_installer_folders_max = 64;
-
-// A Windows folder name compared as Windows does: case, separator, quotes and a trailing separator ignored.
-std::string windows_folder_key(std::string s) {
-  std::erase(s, '"');
-  for (auto& c : s)
-    if (c == '/') c = '\\';
-  while (s.size() > 3 && s.back() == '\\') s.pop_back();
-  return to_lower_ascii(s);
-}
 
 std::vector<std::string> bounded_listing(DoctorSystem& sys, const std::string& dir) {
   auto names = sys.list_dir(dir);
@@ -58,9 +50,9 @@ void gather_windows_installer(DoctorFacts& f, DoctorSystem& sys) {
   if (in.root_local.empty()) return;
   in.gathered = true;
   std::vector<std::string> path_keys;
-  for (const auto& sd : f.win.path) path_keys.push_back(windows_folder_key(sd.dir));
+  for (const auto& sd : f.win.path) path_keys.push_back(path_key(sd.dir, PathFlavor::windows));
   const auto on_path = [&](const std::string& dir) {
-    return std::find(path_keys.begin(), path_keys.end(), windows_folder_key(dir)) != path_keys.end();
+    return std::find(path_keys.begin(), path_keys.end(), path_key(dir, PathFlavor::windows)) != path_keys.end();
   };
   for (const auto& name : bounded_listing(sys, in.root_local)) {
     const auto release = installer_release_folder(name);

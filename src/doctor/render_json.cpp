@@ -28,7 +28,7 @@ nlohmann::json windows_installer_json(const DoctorReport& r) {
                       {"dlls", c.dlls},
                       {"on_path", c.on_path},
                       {"fits_toolkit", fit == &c},
-                      {"owner", owner_json(Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + c.release, c.release, false, {}})}});
+                      {"owner", owner_json(windows_installer_owner(c.release))}});
   return {{"root", in.root}, {"copies", copies}, {"bin_on_path", in.bin_on_path}};
 }
 

@@ -152,7 +152,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.owner = owners.owner_of(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)));
       if (!c.owner.owned())  // a Windows folder seen from here: NVIDIA's installer folder by its name
         if (const auto place = windows_installer_place(sd.dir))
-          c.owner = Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + place->release, place->release, false, place->root};
+          c.owner = windows_installer_owner(place->release, place->root);
       if (c.other_machine)
         r.explanations.push_back(fmt::format("{} (via {}) holds a cuDNN {} built for {}: the loader skips it in a {} process (another "
                                              "architecture), so it is no candidate",

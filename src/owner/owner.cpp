@@ -20,6 +20,10 @@ std::string_view to_string(OwnerKind k) {
   return "none";
 }
 
+Owner windows_installer_owner(const std::string& release, const std::string& root) {
+  return Owner{OwnerKind::windows_installer, "NVIDIA cuDNN " + release, release, false, root};
+}
+
 std::string describe(const Owner& o) {
   if (!o.owned()) return "not owned by any package manager";
   std::string s = std::string(to_string(o.kind)) + ": " + o.package;

@@ -117,10 +117,7 @@ Owner OwnerLookup::owner_of(const std::string& path) {
   }
   for (auto* prefix_owner : {&conda_owner, &pip_owner, &receipt_owner})
     if (auto o = prefix_owner(host)) return *o;
-  if (const auto place = windows_installer_place(path)) {
-    Owner o{OwnerKind::windows_installer, "NVIDIA cuDNN " + place->release, place->release, false, place->root};
-    return o;
-  }
+  if (const auto place = windows_installer_place(path)) return windows_installer_owner(place->release, place->root);
   return {};
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/windows_installer.hpp"
 
 namespace cudnnctl {
 namespace {
@@ -186,22 +187,20 @@ std::optional<InstallerPlace> windows_installer_place(std::string_view path) {
   for (auto& c : norm)
     if (c == '\\') c = '/';
   const std::string lower = to_lower_ascii(norm);
-  const auto at = lower.find("/nvidia/cudnn/v");
+  constexpr std::string_view marker = "/nvidia/cudnn/v";
+  const auto at = lower.find(marker);
   if (at == std::string::npos) return std::nullopt;
-  const auto rel_start = at + std::string_view("/nvidia/cudnn/v").size();
+  const auto rel_start = at + marker.size() - 1;  // the release folder, its 'v' included
   const auto rel_end = lower.find('/', rel_start);
+  const auto release = installer_release_folder(std::string_view(norm).substr(rel_start, rel_end == std::string::npos ? std::string::npos : rel_end - rel_start));
+  if (!release) return std::nullopt;
   InstallerPlace p;
-  p.release = norm.substr(rel_start, rel_end == std::string::npos ? std::string::npos : rel_end - rel_start);
-  const auto parts = split(p.release, '.');
-  if (parts.size() != 2 || !all_digits(parts[0]) || !all_digits(parts[1]) || parts[0].empty() || parts[1].empty())
-    return std::nullopt;
+  p.release = *release;
   p.root = std::string(path.substr(0, rel_end == std::string::npos ? path.size() : rel_end));
   if (rel_end == std::string::npos) return p;
   const auto rest = split(std::string_view(norm).substr(rel_end + 1), '/');
-  if (rest.size() >= 2 && (rest[0] == "bin" || rest[0] == "include" || rest[0] == "lib")) {
-    const auto cuda = split(rest[1], '.');
-    if (cuda.size() == 2 && all_digits(cuda[0]) && all_digits(cuda[1]) && !cuda[0].empty()) p.cuda = std::string(rest[1]);
-  }
+  if (rest.size() >= 2 && (rest[0] == "bin" || rest[0] == "include" || rest[0] == "lib") && installer_cuda_folder(rest[1]))
+    p.cuda = std::string(rest[1]);
   return p;
 }
 

@@ -4,6 +4,7 @@
 #include "crafted_elf.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <string>
 
@@ -28,6 +29,17 @@ CraftedElf cudnn_like() {
   e.verneed = {{"libc.so.6", {"GLIBC_2.17", "GLIBC_2.27", "GLIBC_2.2.5", "GLIBC_PRIVATE"}},
                {"libstdc++.so.6", {"GLIBCXX_3.4.20", "CXXABI_1.3.9", "GLIBCXX_3.4.9"}}};
   return e;
+}
+// `bytes` handed out forwards in pieces of at most `piece` bytes, as a decompressor gives them; the pull
+// shares its position, so a copy restarts nothing (a new pull starts again at 0)
+ForwardPull pieces_of(const std::string& bytes, std::size_t piece) {
+  auto at = std::make_shared<std::size_t>(0);
+  return [&bytes, piece, at](char* buf, std::size_t n) {
+    const auto k = std::min<std::size_t>({n, bytes.size() - *at, piece});
+    std::copy_n(bytes.data() + *at, k, buf);
+    *at += k;
+    return k;
+  };
 }
 } // namespace
 
@@ -100,19 +112,11 @@ TEST_CASE("symbol version names parse by number", "[glibc_floor]") {
 
 TEST_CASE("the forward reader reaches the dynamic section past its kept prefix, and the tables inside it", "[glibc_floor]") {
   const auto bytes = cudnn_like().build();
-  std::size_t at = 0;
-  auto pull = [&](char* buf, std::size_t n) {
-    const auto k = std::min<std::size_t>({n, bytes.size() - at, 7});  // small pieces, as a decompressor gives
-    std::copy_n(bytes.data() + at, k, buf);
-    at += k;
-    return k;
-  };
-  const auto info = read_elf_dynamic(forward_reader(pull, 1 << 20), "stream");
+  const auto info = read_elf_dynamic(forward_reader(pieces_of(bytes, 7), 1 << 20), "stream");
   REQUIRE(info);
   CHECK(info->version_needs.size() == 7);
-  at = 0;
   // here every table lies after the dynamic section, so a 100-byte prefix is enough: all reads go forwards
-  const auto tiny = read_elf_dynamic(forward_reader(pull, 100), "tiny");
+  const auto tiny = read_elf_dynamic(forward_reader(pieces_of(bytes, 7), 100), "tiny");
   REQUIRE(tiny);
   CHECK(tiny->version_needs.size() == 7);
 }
@@ -126,14 +130,7 @@ TEST_CASE("the forward reader takes the version tables before a string table tha
   e.strings_last = true;
   const auto bytes = e.build();
   REQUIRE(read_elf_dynamic(memory(bytes), "random access")->version_needs.size() == 7);
-  std::size_t at = 0;
-  auto pull = [&](char* buf, std::size_t n) {
-    const auto k = std::min<std::size_t>({n, bytes.size() - at, 4096});
-    std::copy_n(bytes.data() + at, k, buf);
-    at += k;
-    return k;
-  };
-  const auto info = read_elf_dynamic(forward_reader(pull, 100), "stream");
+  const auto info = read_elf_dynamic(forward_reader(pieces_of(bytes, 4096), 100), "stream");
   INFO((info ? std::string() : info.error().message));
   REQUIRE(info);
   CHECK(info->version_needs.size() == 7);
@@ -148,14 +145,7 @@ TEST_CASE("the forward reader's default prefix reaches back to 8.1 MB after read
   const std::size_t tables = 0x821e40, dynamic = std::size_t{20} << 20;
   bytes.replace(tables, 6, "verneed");
   bytes.replace(dynamic, 7, "dynamic");
-  std::size_t at = 0;
-  auto pull = [&](char* buf, std::size_t n) {
-    const auto k = std::min<std::size_t>({n, bytes.size() - at, 65536});
-    std::copy_n(bytes.data() + at, k, buf);
-    at += k;
-    return k;
-  };
-  const auto read = forward_reader(pull);
+  const auto read = forward_reader(pieces_of(bytes, 65536));
   CHECK(read(dynamic, 7) == "dynamic");
   CHECK(read(tables, 6) == "vernee");
   CHECK(read(std::size_t{40} << 20, 1).empty());  // past the end

@@ -19,7 +19,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, make_cuda_toolkit, WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
@@ -37,7 +37,6 @@ for d in (CUDNN, CUBLAS, NVRTC):
         skip_or_fail(f"NVIDIA's Windows DLLs are not cached in {d} (tests/windows_exe/fetch_wheels.sh fetches them)")
 
 PREFIX = os.path.join(WORK, "wineprefix")
-DRIVE_C = os.path.join(PREFIX, "drive_c")
 TOOLKIT = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4"
 INSTALLER_BIN = "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin"
 COPY = INSTALLER_BIN + "\\12.4"
@@ -45,7 +44,7 @@ ENV = dict(wine_env(PREFIX), CUDA_PATH=TOOLKIT)
 
 
 def unix(win_path):
-    return os.path.join(DRIVE_C, *[p for p in win_path[3:].split("\\") if p])
+    return drive_c_path(PREFIX, win_path)
 
 
 def link_all(src, dst):
@@ -57,18 +56,7 @@ def link_all(src, dst):
 def lay_out():
     for top in ("C:\\Program Files\\NVIDIA GPU Computing Toolkit", "C:\\Program Files\\NVIDIA"):
         shutil.rmtree(unix(top), ignore_errors=True)
-    root = unix(TOOLKIT)
-    for d in ("bin", "include", "lib/x64"):
-        os.makedirs(os.path.join(root, d))
-    for src in (CUBLAS, NVRTC):
-        for dll in os.listdir(os.path.join(src, "bin")):
-            os.symlink(os.path.join(src, "bin", dll), os.path.join(root, "bin", dll))
-    with open(os.path.join(root, "version.json"), "w") as f:
-        json.dump({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}, f)
-    with open(os.path.join(root, "include", "cuda.h"), "w") as f:
-        f.write("#define CUDA_VERSION 12040\n")
-    with open(os.path.join(root, "lib", "x64", "cudart.lib"), "wb") as f:
-        f.write(b"!<arch>\n")
+    make_cuda_toolkit(unix(TOOLKIT), (CUBLAS, NVRTC))
     # as NVIDIA's installer lays out 9.1: bin\12.4, include\12.4 (lib\12.4\x64 holds import libraries, not needed here)
     link_all(os.path.join(CUDNN, "bin"), unix(COPY))
     link_all(os.path.join(CUDNN, "include"), unix("C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\include\\12.4"))

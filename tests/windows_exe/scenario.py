@@ -27,7 +27,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, make_cuda_toolkit, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -58,8 +58,7 @@ ENV = wine_env(PREFIX)
 
 def unix(win_path):
     """C:\\x\\y -> the file in the wine prefix."""
-    assert win_path[:3].upper() == "C:\\", win_path
-    return os.path.join(DRIVE_C, *[p for p in win_path[3:].split("\\") if p])
+    return drive_c_path(PREFIX, win_path)
 
 
 def wine(*args, timeout=600):
@@ -122,20 +121,7 @@ def make_archive():
 
 
 def make_toolkit(win_root):
-    root = unix(win_root)
-    shutil.rmtree(root, ignore_errors=True)
-    for d in ("bin", "include", "lib/x64"):
-        os.makedirs(os.path.join(root, d))
-    for src in (CUBLAS, NVRTC):
-        for dll in os.listdir(os.path.join(src, "bin")):
-            os.symlink(os.path.join(src, "bin", dll), os.path.join(root, "bin", dll))
-    with open(os.path.join(root, "version.json"), "w") as f:
-        json.dump({"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}, f)
-    with open(os.path.join(root, "include", "cuda.h"), "w") as f:
-        f.write("#define CUDA_VERSION 12040\n")
-    with open(os.path.join(root, "lib", "x64", "cudart.lib"), "wb") as f:
-        f.write(b"!<arch>\n")
-    return root
+    return make_cuda_toolkit(unix(win_root), (CUBLAS, NVRTC))
 
 
 def tree(root):

@@ -55,3 +55,30 @@ def make_prefix(env):
     run_wine(env, "wineboot", "-i", timeout=900)
     subprocess.run([WINESERVER, "-w"], env=env, timeout=300)
     print(f"wine prefix made in {time.time() - t:.0f} s")
+
+
+def drive_c_path(prefix, win_path):
+    """C:\\x\\y -> that file in the wine prefix `prefix`."""
+    assert win_path[:3].upper() == "C:\\", win_path
+    return os.path.join(prefix, "drive_c", *[p for p in win_path[3:].split("\\") if p])
+
+
+def make_cuda_toolkit(root, dll_sources, version="12.4.1"):
+    """A Windows CUDA toolkit at the local folder `root` (made anew): bin (the DLLs of each wheel folder in
+    `dll_sources`, linked), include\\cuda.h, lib\\x64\\cudart.lib and version.json saying `version`."""
+    import json
+    import shutil
+    shutil.rmtree(root, ignore_errors=True)
+    for d in ("bin", "include", "lib/x64"):
+        os.makedirs(os.path.join(root, d))
+    for src in dll_sources:
+        for dll in os.listdir(os.path.join(src, "bin")):
+            os.symlink(os.path.join(src, "bin", dll), os.path.join(root, "bin", dll))
+    with open(os.path.join(root, "version.json"), "w") as f:
+        json.dump({"cuda": {"name": "CUDA SDK", "version": version}}, f)
+    major, minor = version.split(".")[:2]
+    with open(os.path.join(root, "include", "cuda.h"), "w") as f:
+        f.write("#define CUDA_VERSION %d%03d\n" % (int(major), int(minor) * 10))
+    with open(os.path.join(root, "lib", "x64", "cudart.lib"), "wb") as f:
+        f.write(b"!<arch>\n")
+    return root

@@ -34,6 +34,10 @@ struct Owner {
   bool foreign() const { return kind != OwnerKind::none && kind != OwnerKind::cudnnctl; }
 };
 
+/// A copy under NVIDIA's Windows installer's folder: its release folder ("9.1") names it; `root` is the
+/// ...\NVIDIA\CUDNN\v9.1 folder, when known.
+Owner windows_installer_owner(const std::string& release, const std::string& root = {});
+
 /// "dpkg: libcudnn9-cuda-13 9.19.0.56-1 (held)", "not owned by any package manager".
 std::string describe(const Owner& o);
 
