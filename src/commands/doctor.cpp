@@ -52,18 +52,19 @@ struct FixOptions {
   bool yes = false, dry_run = false;
   std::string cache;
   std::string mirror;  // --mirror: a toolkit without cuDNN installs from it
+  std::string scope;   // --scope: the Windows registry PATH the loader-path fix writes
 };
 
 // doctor --fix: the plan, asked on a terminal (--yes for scripts, --dry-run shows it only), applied, checked again
 Result<ExitCode> run_doctor_fix(const DoctorOptions& o, const FixOptions& fo, Io& io) {
-  if (!fo.fix->count()) return fail(ErrorCode::usage, "--yes, --dry-run and --mirror go with --fix", "add --fix, or drop them");
+  if (!fo.fix->count()) return fail(ErrorCode::usage, "--yes, --dry-run, --mirror and --scope go with --fix", "add --fix, or drop them");
   auto only = fo.only;
   std::erase(only, std::string());  // a bare --fix: every check
   CUDNNCTL_TRY(known_checks(only, "--fix"));
   if (!fo.yes && !fo.dry_run && (io.json || !io.err_is_tty))
     return fail(ErrorCode::usage, "doctor --fix changes files and asks first, but there is no terminal to ask on",
                 "add --yes to apply the plan, or --dry-run to see it; nothing was changed");
-  DoctorFixRequest req{{fo.cache.empty() ? default_cache_dir() : fo.cache, fo.mirror}, only, fo.dry_run, nullptr};
+  DoctorFixRequest req{{fo.cache.empty() ? default_cache_dir() : fo.cache, fo.mirror, fo.scope.empty() ? "user" : fo.scope}, only, fo.dry_run, nullptr};
   if (!fo.yes)
     req.confirm = [&io](const FixPlan& plan) {
       io.out << "plan:\n" << fix_plan_text(plan) << "apply the automatic fixes? [y/N] " << std::flush;
@@ -95,6 +96,9 @@ std::shared_ptr<FixOptions> add_fix_options(CLI::App& sub, CLI::Option* list_che
   sub.add_option("--cache", fo->cache, "With --fix: the download cache where a receipt's archive is looked for (default: as install VERSION)");
   sub.add_option("--mirror", fo->mirror,
                  "With --fix: a toolkit without cuDNN gets `install latest --mirror URL` from this mirror (as install VERSION --mirror)");
+  sub.add_option("--scope", fo->scope,
+                 "With --fix on Windows: the registry PATH the loader-path fix writes, user (default) or machine (elevated), as path --apply --scope")
+      ->check(CLI::IsMember({"user", "machine"}));
   return fo;
 }
 
@@ -189,7 +193,7 @@ CommandRun setup_doctor(CLI::App& sub, Io&) {
       }
       opts->windows_vars = exported.vars;
     }
-    if (fo->fix->count() || fo->yes || fo->dry_run || !fo->mirror.empty()) return run_doctor_fix(*opts, *fo, io);
+    if (fo->fix->count() || fo->yes || fo->dry_run || !fo->mirror.empty() || !fo->scope.empty()) return run_doctor_fix(*opts, *fo, io);
     if (slurm->any() && !slurm->gpu) opts->no_gpu = true;
     platform::ProcessEnvironment env;
     const auto report = run_doctor(*opts, env);

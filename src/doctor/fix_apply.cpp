@@ -3,6 +3,7 @@
 // checks the steps touched run again.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,11 +69,14 @@ Result<std::string> install_release(const FixStep& step) {
   return fmt::format("installed {} into {}", name.empty() ? std::string("cuDNN") : name, step.target);
 }
 
-// `path --apply` for the toolkit: its library folder listed in ld.so.conf.d (one file, written atomically: a kill
-// leaves it written or not), ldconfig run, and the cache read back to check that the toolkit's cuDNN comes first
-Result<std::string> put_toolkit_first(const Toolkit& t, const DoctorFacts& f, const platform::Environment& env) {
+// `path --apply` for the toolkit. Linux: its library folder listed in ld.so.conf.d (one file, written atomically: a
+// kill leaves it written or not), ldconfig run, and the cache read back to check that the toolkit's cuDNN comes
+// first. Windows: the registry PATH of the step's scope with the folder first, and CUDNN_PATH.
+Result<std::string> put_toolkit_first(const FixStep& step, const Toolkit& t, const DoctorFacts& f, const platform::Environment& env) {
   const auto report = make_path_report(t, env, f.system_root, "");
-  CUDNNCTL_TRY_ASSIGN(const auto done, apply_loader_path(t, report, PathScope::process, f.system_root, env));
+  const auto scope = step.scope.empty() ? PathScope::process : step.scope == "machine" ? PathScope::machine : PathScope::user;
+  CUDNNCTL_TRY_ASSIGN(const auto done, apply_loader_path(t, report, scope, f.system_root, env));
+  if (scope != PathScope::process) return done.summary;
   return done.summary + "; programs started from now on load it (a running shell needs nothing)";
 }
 
@@ -100,7 +104,7 @@ Result<std::string> apply_fix(const FixStep& step, const DoctorFacts& f, const p
     case FixOperation::unbundle:
       return unbundle_for_toolkit(step, *t, *fs, env);
     case FixOperation::loader_path:
-      return put_toolkit_first(*t, f, env);
+      return put_toolkit_first(step, *t, f, env);
   }
   return fail(ErrorCode::internal, "doctor --fix: an unknown operation");
 }
@@ -127,6 +131,18 @@ void apply_step(const FixStep& step, const DoctorFacts& f, const platform::Envir
   out.results.push_back(
       {step, done.has_value(), done ? *done : done.error().message, done ? std::string() : std::string(error_id(done.error().code))});
   if (std::find(out.fixed_checks.begin(), out.fixed_checks.end(), step.check) == out.fixed_checks.end()) out.fixed_checks.push_back(step.check);
+}
+
+// What the checks run again with: this process's environment, except after a registry PATH was written (Windows),
+// where PATH is what a program started now gets (the machine's, then the user's): what the fix is for. A process
+// cannot change its parent's PATH, and the doctor's own PATH is still the old one.
+std::map<std::string, std::string> environment_after(const DoctorFixOutcome& out, const platform::Environment& env) {
+  const bool registry = std::any_of(out.results.begin(), out.results.end(), [](const FixResult& r) { return r.applied && !r.step.scope.empty(); });
+  if (!registry) return {};
+  auto path = new_process_path(env);
+  if (path) return {{"PATH", *path}};
+  log::info("doctor --fix: the new PATH could not be read back from the registry ({}); the checks run again with this process's", path.error().message);
+  return {};
 }
 
 }  // namespace
@@ -161,7 +177,8 @@ DoctorFixOutcome doctor_fix(const DoctorOptions& o, const platform::Environment&
   auto touched = o;
   touched.only_layer = 0;
   touched.only_checks = out.fixed_checks;
-  out.after = run_doctor(touched, env);
+  const platform::OverlayEnvironment after_env(env, environment_after(out, env));
+  out.after = run_doctor(touched, after_env);
   return out;
 }
 

@@ -164,12 +164,13 @@ std::vector<const CudnnCopy*> copies_ahead(const ShadowReport& sh, unsigned majo
   return out;
 }
 
-// Why `path --apply` (ld.so.conf.d + ldconfig) cannot put the toolkit first here; "" when it can.
+// Why `path --apply` cannot put the toolkit first here; "" when it can. Linux: ld.so.conf.d + ldconfig, as root,
+// with nothing the loader reads before the cache in front. Windows: the registry PATH of the scope asked for.
 std::string why_not_loader_path(const DoctorFacts& f) {
-  if (f.model == LoaderModel::windows_pe)
-    return "the Windows PATH is the registry's: `cudnnctl path --apply --scope user` (elevated: --scope machine) on that machine";
   if (f.offline || !f.search || !f.search_plan || !f.major) return "the search path of another machine is not changed from here";
   const auto& plan = *f.search_plan;
+  if (f.model == LoaderModel::windows_pe)
+    return plan.list_problem.empty() ? std::string() : fmt::format("{}: move or link the toolkit to a folder without it", plan.list_problem);
   const auto ahead = copies_ahead(*f.search, *f.major);
   const bool on_path = std::any_of(f.search->copies.begin(), f.search->copies.end(), [](const CudnnCopy& c) { return c.installed; });
   if (on_path && ahead.empty()) return "the toolkit's copy is what programs load: the finding is about a copy the loader skips";
@@ -186,22 +187,34 @@ std::string why_not_loader_path(const DoctorFacts& f) {
   return {};
 }
 
-void plan_search_path(const DoctorFacts& f, const Check& c, FixPlan& plan) {
+// What the loader-path step changes, in words: the registry's PATH (Windows) or ld.so.conf.d (Linux).
+std::vector<std::string> loader_path_changes(const DoctorFacts& f, const LoaderPathPlan& lp, const std::string& scope) {
+  if (f.model == LoaderModel::windows_pe)
+    return {fmt::format("writes PATH in {} with {} first (type kept, nothing else reordered) and CUDNN_PATH {}, and tells running programs",
+                        scope == "machine" ? "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\Environment" : "HKCU\\Environment",
+                        lp.folder, lp.cudnn_path),
+            "programs started afterwards load cuDNN from there; open terminals and IDEs keep their PATH until restarted; undo: "
+            "remove the entry from PATH in Settings > System > About > Advanced system settings > Environment Variables"};
+  return {fmt::format("writes {} (listing {}) and runs ldconfig{}: programs started afterwards find cuDNN in {} first", lp.ld_conf_path, lp.ld_conf_entry,
+                      f.system_root == "/" ? "" : " -r " + f.system_root, lp.folder),
+          fmt::format("a running shell needs nothing: each program reads the ld.so cache when it starts (LD_LIBRARY_PATH, when "
+                      "set, is still searched first); undo: remove {} and run ldconfig",
+                      lp.ld_conf_path)};
+}
+
+void plan_search_path(const DoctorFacts& f, const Check& c, const FixContext& ctx, FixPlan& plan) {
   if (auto why = why_not_loader_path(f); !why.empty()) {
     plan.printed.push_back({c.id, c.status, c.fix, std::move(why)});
     return;
   }
   const auto& t = *f.tk();
   const auto& lp = *f.search_plan;
+  const bool windows = f.model == LoaderModel::windows_pe;
   auto command = filled(automatic_fix(c.id)->command, t.root, {}, {});
+  if (windows) command += " --scope " + ctx.scope;
   if (f.system_root != "/") command += " --root " + command_word(f.system_root);
-  std::vector<std::string> changes{
-      fmt::format("writes {} (listing {}) and runs ldconfig{}: programs started afterwards find cuDNN in {} first", lp.ld_conf_path, lp.ld_conf_entry,
-                  f.system_root == "/" ? "" : " -r " + f.system_root, lp.folder),
-      fmt::format("a running shell needs nothing: each program reads the ld.so cache when it starts (LD_LIBRARY_PATH, when "
-                  "set, is still searched first); undo: remove {} and run ldconfig",
-                  lp.ld_conf_path)};
-  plan.steps.push_back({c.id, FixOperation::loader_path, lp.folder, {}, std::move(command), std::move(changes)});
+  plan.steps.push_back(
+      {c.id, FixOperation::loader_path, lp.folder, {}, std::move(command), loader_path_changes(f, lp, ctx.scope), {}, windows ? ctx.scope : std::string()});
 }
 
 }  // namespace
@@ -230,7 +243,7 @@ FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vect
         plan_bundles(r, *f, c, plan);
         break;
       case FixOperation::loader_path:
-        plan_search_path(*f, c, plan);
+        plan_search_path(*f, c, ctx, plan);
         break;
     }
   }

@@ -39,7 +39,8 @@ const std::vector<FixRule>& fix_rules() {
       {"files.search_path", FixOperation::loader_path, "cudnnctl path --cuda-path {root} --apply",
        "Linux, as root: the toolkit's library folder not first in the ld.so cache (not on the search path, or another copy of "
        "the ld.so cache or a default folder before it) put first through ld.so.conf.d; an LD_LIBRARY_PATH entry before it "
-       "stays the shell's to change"},
+       "stays the shell's to change. Windows: the toolkit's bin folder put first in the registry PATH of --scope user (default) or "
+       "machine, with CUDNN_PATH, and the check run again with the PATH a program started now gets"},
   };
   return rules;
 }

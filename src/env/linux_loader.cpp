@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
@@ -51,6 +52,8 @@ std::string ld_cache_text_under(const std::string& text, const std::string& syst
 }
 
 Result<std::string> read_ld_cache_text(const std::string& system_root) {
+  if (platform::detect_host().os == Os::windows)  // no ld.so cache, and no ldconfig to start (under wine: a Linux program)
+    return fail(ErrorCode::io, "Windows has no ld.so cache", "the Windows loader's search order is PATH and the application's folder");
   static const char* const candidates[] = {"/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig"};
   std::string tried;
   const bool image = !system_root.empty() && system_root != "/";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/env/ld_conf.hpp"
+#include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/platform/persistent_env.hpp"
 
 namespace cudnnctl {
@@ -49,6 +50,18 @@ Result<PathApplied> apply_loader_path(const Toolkit& toolkit, const PathReport& 
   if (!plan.list_problem.empty())
     return fail(ErrorCode::input_invalid, plan.list_problem, "move or link the toolkit to a folder without it; nothing was changed", plan.folder);
   return apply_registry(plan, scope == PathScope::user ? platform::EnvScope::user : platform::EnvScope::machine, env);
+}
+
+Result<std::string> new_process_path(const platform::Environment& env) {
+  const auto lookup = [&env](const std::string& n) { return env.get(n); };
+  std::string out;
+  for (const auto scope : {platform::EnvScope::machine, platform::EnvScope::user}) {
+    CUDNNCTL_TRY_ASSIGN(const auto v, platform::read_persistent_env(scope, "PATH"));
+    if (!v.exists || v.value.empty()) continue;
+    if (!out.empty() && !out.ends_with(';')) out += ';';
+    out += v.expandable ? expand_windows_vars(v.value, lookup) : v.value;
+  }
+  return out;
 }
 
 } // namespace cudnnctl

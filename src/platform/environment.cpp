@@ -1,5 +1,8 @@
 #include "cudnnctl/platform/environment.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace cudnnctl::platform {
 
 std::optional<std::string> MapEnvironment::get(const std::string& name) const {
@@ -11,6 +14,27 @@ std::optional<std::string> MapEnvironment::get(const std::string& name) const {
 std::vector<std::string> MapEnvironment::names() const {
   std::vector<std::string> out;
   for (const auto& [k, v] : m_vars) out.push_back(k);
+  return out;
+}
+
+namespace {
+bool same_name(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+}  // namespace
+
+std::optional<std::string> OverlayEnvironment::get(const std::string& name) const {
+  for (const auto& [k, v] : m_set)
+    if (same_name(k, name)) return v;
+  return m_base.get(name);
+}
+
+std::vector<std::string> OverlayEnvironment::names() const {
+  auto out = m_base.names();
+  std::erase_if(out, [this](const std::string& n) { return std::any_of(m_set.begin(), m_set.end(), [&](const auto& kv) { return same_name(kv.first, n); }); });
+  for (const auto& [k, v] : m_set) out.push_back(k);
   return out;
 }
 

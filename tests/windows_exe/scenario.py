@@ -8,7 +8,7 @@ include\\, lib\\x64\\, LICENSE) is made from the nvidia-cudnn-cu12 9.1.0.70 win_
 SHA-256 differs from the catalog's and every install passes --sha256 of the zip we made. A CUDA 12.4 toolkit
 is laid out in the wine prefix with the real cublasLt64_12.dll and nvrtc64_120_0.dll (from the
 nvidia-cublas-cu12 / nvidia-cuda-nvrtc-cu12 12.4 wheels) in its bin. Then: install, path --apply --scope user
-(a new wine process sees the new PATH), doctor (layer 3 loads the DLLs: 90100 and cudart 12040; layer 4: no
+(a new wine process sees the new PATH; before it, doctor --fix --yes does the same through the loader-path fix), doctor (layer 3 loads the DLLs: 90100 and cudart 12040; layer 4: no
 nvcuda.dll, no driver), doctor --html, a second install (changed=false), uninstall (the toolkit as before);
 all of it once more under non-ASCII paths (C:\\Users\\张三\\cuda\\v12.4, C:\\我的 cuDNN\\), with verify,
 extract and path too.
@@ -139,6 +139,38 @@ def user_path():
     return out if rc == 0 else ""
 
 
+def search_path_status(report):
+    return [c["status"] for c in (report or {}).get("checks", []) if c["id"] == "files.search_path"]
+
+
+def doctor_fix_path(label, toolkit_win, bin_win):
+    """doctor --fix on Windows (issue 55 item 4): the toolkit's bin not on PATH is put first in HKCU\\Environment's
+    PATH, as path --apply --scope user does; the check runs again with the PATH a new program gets and passes."""
+    rc, j, err = cudnnctl_json("doctor", "--cuda-path", toolkit_win, "--check", "files.search_path")
+    check(search_path_status(j) in (["fail"], ["warn"]), f"{label}: before the fix files.search_path fails or warns: {search_path_status(j)} {err[-300:]}")
+    path_before = user_path()
+    rc, j, err = cudnnctl_json("doctor", "--cuda-path", toolkit_win, "--fix", "files.search_path", "--dry-run")
+    steps = (j or {}).get("plan", {}).get("steps", [])
+    check(rc == 10 and [s["check"] for s in steps] == ["files.search_path"], f"{label}: doctor --fix --dry-run plans the PATH fix (rc {rc}): {steps} {err[-300:]}")
+    if steps:
+        check(steps[0]["command"].endswith("--apply --scope user") and "HKCU\\Environment" in steps[0]["changes"][0],
+              f"{label}: the step is path --apply --scope user on HKCU\\Environment: {steps[0]}")
+    check(user_path() == path_before, f"{label}: --dry-run leaves the registry PATH as it was")
+    rc, j, err = cudnnctl_json("doctor", "--cuda-path", toolkit_win, "--fix", "--yes")
+    results = (j or {}).get("results", [])
+    fixed = {c["id"]: c for c in (j or {}).get("checks", [])}
+    check(rc == 0 and [r["check"] for r in results] == ["files.search_path"] and all(r["applied"] for r in results),
+          f"{label}: doctor --fix --yes applies the PATH fix and exits 0 (rc {rc}): {results} {err[-400:]}")
+    after = [x["status"] for x in fixed.get("files.search_path", {}).get("after", [])]
+    check(after == ["pass"], f"{label}: files.search_path passes afterwards, with the PATH a new program gets: {fixed}")
+    if bin_win.isascii():  # reg.exe prints in the console code page, not UTF-8
+        check(user_path().lower().count(bin_win.lower()) == 1, f"{label}: HKCU\\Environment PATH holds {bin_win} once: {user_path()}")
+    rc, j, err = cudnnctl_json("doctor", "--cuda-path", toolkit_win, "--check", "files.search_path")
+    check(search_path_status(j) == ["pass"], f"{label}: a new doctor process passes files.search_path: {search_path_status(j)}")
+    rc, j, err = cudnnctl_json("doctor", "--cuda-path", toolkit_win, "--fix", "--yes")
+    check(rc == 0 and not (j or {}).get("plan", {}).get("steps"), f"{label}: a second doctor --fix plans nothing (rc {rc})")
+
+
 def scenario(label, toolkit_win, zip_win, zip_sha, extra=()):
     print(f"--- {label}: toolkit {toolkit_win}, archive {zip_win}")
     root = make_toolkit(toolkit_win)
@@ -159,6 +191,7 @@ def scenario(label, toolkit_win, zip_win, zip_sha, extra=()):
           f"{label}: the receipt's path is printed with backslashes: {(j or {}).get('receipt_path')}")
 
     if OTHERS:
+        doctor_fix_path(label, toolkit_win, bin_win)
         rc, out, err = cudnnctl("path", "--cuda-path", toolkit_win, "--apply", "--scope", "user")
         check(rc == 0, f"{label}: path --apply --scope user rc 0 {err[-300:]}")
         if bin_win.isascii():  # reg.exe and cmd print in the console code page, not UTF-8

@@ -38,6 +38,7 @@ const FixRule* automatic_fix(std::string_view check_id);
 struct FixContext {
   std::string cache_dir;  // where `install VERSION` keeps verified archives (a receipt's archive is looked for there)
   std::string mirror;     // --mirror: where a toolkit without cuDNN installs one from (`install latest --mirror`); "": none
+  std::string scope = "user";  // Windows: the registry PATH the loader-path fix writes (user, or machine when elevated)
 };
 
 /// One automatic fix in a plan.
@@ -49,6 +50,7 @@ struct FixStep {
   std::string command;               // the command it amounts to
   std::vector<std::string> changes;  // what it will change, in words
   std::vector<std::string> child_args{};  // install_release: the cudnnctl command it runs, as arguments (after the program)
+  std::string scope{};                    // loader_path on Windows: the registry scope written (user, machine)
 };
 
 struct PrintedFix {

@@ -20,4 +20,9 @@ struct PathApplied {
 Result<PathApplied> apply_loader_path(const Toolkit& toolkit, const PathReport& report, PathScope scope, const std::string& system_root,
                                       const platform::Environment& env);
 
+/// Windows: PATH as a program started from now on gets it (what Explorer builds a new environment from): the
+/// machine's registry PATH, then the user's, each with its %VARIABLES% expanded from `env`. An error where there
+/// is no registry (Linux).
+Result<std::string> new_process_path(const platform::Environment& env);
+
 } // namespace cudnnctl

@@ -32,6 +32,19 @@ private:
   std::map<std::string, std::string> m_vars;
 };
 
+/// Another environment with some variables set differently (names matched without case, as Windows does):
+/// what a program started after a change to the persistent environment sees.
+class OverlayEnvironment final : public Environment {
+public:
+  OverlayEnvironment(const Environment& base, std::map<std::string, std::string> set) : m_base(base), m_set(std::move(set)) {}
+  std::optional<std::string> get(const std::string& name) const override;
+  std::vector<std::string> names() const override;
+
+private:
+  const Environment& m_base;
+  std::map<std::string, std::string> m_set;
+};
+
 /// The PATH list separator of this platform (':' or ';').
 char path_list_separator();
 
