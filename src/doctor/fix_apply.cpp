@@ -172,8 +172,19 @@ DoctorFixOutcome doctor_fix(const DoctorOptions& o, const platform::Environment&
     facts = again.facts;
     steps = plan_fixes(again, req.context, req.only).steps;
   }
-  for (const auto& step : steps)
-    if (step.operation != FixOperation::recover_toolkit) apply_step(step, *facts, env, out);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto step = steps[i];  // a copy: the steps after an install are planned again below
+    if (step.operation == FixOperation::recover_toolkit) continue;
+    apply_step(step, *facts, env, out);
+    if (step.operation != FixOperation::install_release || !out.results.back().applied) continue;
+    // the toolkit has a cuDNN now: the later steps (its loader path, above all) act on a new diagnosis
+    const auto again = run_doctor(o, env);
+    facts = again.facts;
+    auto later = plan_fixes(again, req.context, req.only).steps;
+    std::erase_if(later, [](const FixStep& s) { return s.operation <= FixOperation::install_release; });
+    steps.erase(steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, steps.end());
+    steps.insert(steps.end(), later.begin(), later.end());
+  }
   auto touched = o;
   touched.only_layer = 0;
   touched.only_checks = out.fixed_checks;

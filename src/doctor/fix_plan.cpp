@@ -149,7 +149,9 @@ void plan_install(const DoctorFacts& f, const Check& c, const FixContext& ctx, F
                         std::move(command),
                         {fmt::format("installs the newest cuDNN the catalog has for CUDA {} that fits this machine into {}, downloaded from {} "
                                      "and verified against the catalog (one journaled transaction; `cudnnctl uninstall` removes it)",
-                                     t.cuda_major().value_or(0), f.runtime_dir, ctx.mirror)},
+                                     t.cuda_major().value_or(0), f.runtime_dir, ctx.mirror),
+                         "then the toolkit is diagnosed again over the installed library, and the later fixes act on that: where its "
+                         "library folder is not first on the loader path, files.search_path's fix runs too (shown in the results)"},
                         std::move(args)});
 }
 
@@ -182,6 +184,7 @@ std::string why_not_loader_path(const DoctorFacts& f) {
           c->dir, c->via, plan.eval_command);
   if (const auto why = ld_conf_problem(plan.ld_conf_entry); !why.empty())
     return fmt::format("ldconfig cannot list '{}': {}", plan.ld_conf_entry, why);
+  if (const auto why = conf_d_unread_under(f.system_root); !why.empty()) return why;
   if (f.system_root == "/" && !platform::is_privileged())
     return fmt::format("writing {} needs root: `sudo cudnnctl doctor --fix`, or for this shell only: {}", plan.ld_conf_path, plan.eval_command);
   return {};

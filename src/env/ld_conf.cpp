@@ -92,6 +92,25 @@ Result<void> write_conf(const LoaderPathPlan& plan) {
 }
 } // namespace
 
+std::string conf_d_unread(const std::optional<std::string>& text) {
+  if (!text) return "there is no etc/ld.so.conf to read (ldconfig reads its folders from it)";
+  std::istringstream in(*text);
+  for (std::string line; std::getline(in, line);) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word) || word != "include") continue;
+    while (words >> word)  // the patterns ldconfig globs (a relative one is taken from /etc)
+      if (word == "/etc/ld.so.conf.d/*.conf" || word == "/etc/ld.so.conf.d/*" || word == "ld.so.conf.d/*.conf") return {};
+  }
+  return "etc/ld.so.conf has no line `include /etc/ld.so.conf.d/*.conf`, so ldconfig would not read a file there: add that line "
+         "(as Debian, Fedora and Arch have it), or list the folder in etc/ld.so.conf yourself";
+}
+
+std::string conf_d_unread_under(const std::string& system_root) {
+  return conf_d_unread(read_text_file(path_from_utf8(system_root) / "etc/ld.so.conf", 1 << 20));
+}
+
 Result<std::string> apply_ld_conf(const LoaderPathPlan& plan, const std::string& system_root, const std::string& soname) {
   if (const auto why = ld_conf_problem(plan.ld_conf_entry); !why.empty())
     return fail(ErrorCode::input_invalid, fmt::format("ldconfig cannot list the folder '{}': {}", plan.ld_conf_entry, why),

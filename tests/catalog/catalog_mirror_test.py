@@ -289,6 +289,49 @@ rc, out, err = run(*ORDERED, "--yes", "--json")
 doc = json.loads(out) if out.strip().startswith("{") else {}
 check(rc == 0 and not doc.get("plan", {}).get("steps"), f"then nothing is left to plan (rc {rc}): {out}{err}")
 
+# the install step killed (SIGKILL) at each of its file-system changes (CUDNNCTL_FAULT_AT_CHANGE, counted by the
+# `install latest` child as CUDNNCTL_FAULT_LOG lists them): the next doctor --fix --mirror --yes finishes the job
+# (the killed install rolled back or its clean-up finished, then installed), and the toolkit is whole.
+SWEEP_ROOT = os.path.join(TMP, "sysroot-sweep")  # a system root whose ld.so.conf reads ld.so.conf.d, made again each run
+SWEEP = ["doctor", "--layer", "2", "--root", SWEEP_ROOT, "--cache", os.path.join(TMP, "archives3"), "--mirror", BASE + "/good", "--fix", "--yes"]
+
+
+def whole(tk):
+    rc, out, err = run("doctor", "--cuda-path", tk, "--root", SWEEP_ROOT, "--check", "files.cudnn", "--check", "files.interrupted",
+                       "--check", "files.receipt", "--check", "files.search_path", "--json")
+    bad = [f"{c['id']}={c['status']}" for c in json.loads(out)["checks"] if c["status"] in ("warn", "fail")] if out.strip().startswith("{") else [err]
+    staging = [n for n in os.listdir(os.path.join(tk, ".cudnnctl")) if n.startswith("staging-")] if os.path.isdir(os.path.join(tk, ".cudnnctl")) else []
+    if not os.path.isfile(os.path.join(tk, "lib64", "libcudnn.so.9.30.0")):
+        bad.append("no libcudnn.so.9.30.0")
+    return bad + [f"staging left: {n}" for n in staging]
+
+
+def fresh(tk):
+    shutil.rmtree(SWEEP_ROOT, ignore_errors=True)
+    os.makedirs(os.path.join(SWEEP_ROOT, "etc", "ld.so.conf.d"))
+    shutil.copytree(tk2 + "-pristine", tk, symlinks=True)
+    open(os.path.join(SWEEP_ROOT, "etc", "ld.so.conf"), "w").write("include /etc/ld.so.conf.d/*.conf\n")
+
+
+tk4 = os.path.join(SWEEP_ROOT, "opt", "cuda-13.0")  # inside the system root: ldconfig -r lists it
+log = os.path.join(TMP, "install-step.log")
+fresh(tk4)
+rc, out, err = run(*SWEEP[:1], "--cuda-path", tk4, *SWEEP[1:], env=dict(ENV, CUDNNCTL_FAULT_LOG=log))
+changes = open(log).read().splitlines() if os.path.isfile(log) else []
+check(rc == 0 and not whole(tk4), f"the clean doctor --fix --mirror --yes installs (rc {rc}): {whole(tk4)} {err[-300:]}")
+check(len(changes) > 5, f"the install step counts its changes (CUDNNCTL_FAULT_LOG): {len(changes)}")
+killed = 0
+for k in range(1, len(changes) + 1):
+    fresh(tk4)
+    rc, out, err = run(*SWEEP[:1], "--cuda-path", tk4, *SWEEP[1:], env=dict(ENV, CUDNNCTL_FAULT_AT_CHANGE=str(k), CUDNNCTL_FAULT_SIGNAL="KILL"))
+    check(rc != 0, f"killed before change {k} ({changes[k - 1]}): the doctor reports the step failed (rc {rc})")
+    rc, out, err = run(*SWEEP[:1], "--cuda-path", tk4, *SWEEP[1:], "--json")
+    left = whole(tk4)
+    check(rc == 0 and not left, f"killed before change {k} ({changes[k - 1]}): the next doctor --fix finishes it (rc {rc}): {left} {out[-400:]}{err[-300:]}")
+    killed += 1
+print(f"install step: killed at each of {killed} changes, each finished by the next doctor --fix")
+check(killed == len(changes) and killed > 5, f"the sweep ran: {killed} of {len(changes)}")
+
 # a version no catalog knows, in a fresh cache: --offline reads nothing; fetch reads the release's manifest first
 ENV2 = dict(ENV, XDG_CACHE_HOME=os.path.join(TMP, "cache2"))
 USER2 = os.path.join(TMP, "cache2", "cudnnctl", "catalog.json")

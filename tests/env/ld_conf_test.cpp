@@ -72,3 +72,14 @@ TEST_CASE("fix lines name the toolkit that was checked, quoted for its shell, so
   CHECK(with_toolkit_named("reinstall with cudnnctl install", "/tk") == "reinstall with cudnnctl install --cuda-path /tk");
   CHECK(with_toolkit_named("cudnnctl path shows it", "") == "cudnnctl path shows it");
 }
+
+TEST_CASE("ldconfig reads ld.so.conf.d only where ld.so.conf includes it", "[ld_conf]") {
+  CHECK(conf_d_unread(std::string("include /etc/ld.so.conf.d/*.conf\n")).empty());
+  CHECK(conf_d_unread(std::string("# Debian\n\ninclude   /etc/ld.so.conf.d/*.conf   # the distribution's\n")).empty());
+  CHECK(conf_d_unread(std::string("include ld.so.conf.d/*.conf\n")).empty());
+  CHECK(conf_d_unread(std::string("/usr/local/lib\ninclude /etc/other.d/*.conf /etc/ld.so.conf.d/*\n")).empty());
+  CHECK_THAT(conf_d_unread(std::string("# include /etc/ld.so.conf.d/*.conf\n/usr/local/lib\n")), Catch::Contains("include /etc/ld.so.conf.d/*.conf"));
+  CHECK_THAT(conf_d_unread(std::string("included /etc/ld.so.conf.d/*.conf\n")), Catch::Contains("no line"));
+  CHECK_THAT(conf_d_unread(std::string()), Catch::Contains("no line"));
+  CHECK_THAT(conf_d_unread(std::nullopt), Catch::Contains("no etc/ld.so.conf"));
+}
