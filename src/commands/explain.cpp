@@ -16,7 +16,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/explain_gpu_here.hpp"
+#include "cudnnctl/doctor/explain_gpu_here.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
@@ -65,7 +65,7 @@ struct Here {
 class HereChecker {
 public:
   explicit HereChecker(const std::string& driver_library)
-      : gpu_(driver_library, [this] { return cudnn_dir(); }, platform::detect_host().os) {}
+      : gpu_(Machine(driver_library), [this] { return cudnn_dir(); }, platform::detect_host().os) {}
 
   Here check(const ExplainMatch& m) {
     Here h;

@@ -12,13 +12,14 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/device_gate.hpp"
-#include "cudnnctl/commands/install_download.hpp"
+#include "cudnnctl/machine/device_gate.hpp"
+#include "cudnnctl/install/install_download.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
-#include "cudnnctl/commands/release_choice.hpp"
+#include "cudnnctl/fetch/release_choice.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/catalog/advisories.hpp"
@@ -41,7 +42,7 @@ struct InstallCommandOptions {
   int connections = 0;  // --connections: range requests at once when a version is downloaded (0: adaptive)
   std::string cache;
   std::string driver_library;
-  std::optional<MachineGpus> machine;  // asked once when a release request was resolved
+  std::shared_ptr<Machine> machine;  // this machine: its GPUs asked once, by the resolver or by the GPU gate
   std::optional<ReleaseChoice> choice;  // `install latest|9|9.19`: what the resolver chose
   std::optional<Toolkit> toolkit;       // picked once: for a release request before the resolver runs
   std::string toolkit_reason;
@@ -92,13 +93,12 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   fr.connections = opts.connections;
   fr.cache_dir = opts.cache;
   fr.offline = opts.offline;
-  if (tk.os == platform::detect_host().os) opts.machine = probe_machine_gpus(opts.driver_library);
-  const auto facts = machine_facts(fr.platform, &tk, opts.machine ? &*opts.machine : nullptr);
-  CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release(fr, facts, catalogs, io, opts.force));
+  const auto facts = opts.machine->facts(fr.platform, &tk, tk.os == platform::detect_host().os);
+  CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release_for(fr, facts, catalogs, io, opts.force));
   if (opts.dry_run) return {};
-  warn_passed_over(*opts.choice, io);
+  for (const auto& w : passed_over_warnings(*opts.choice)) io.warn(w);
   // fetched by the installer, into its staging folder as the bytes arrive; named here by where the cache keeps it
-  CUDNNCTL_TRY(learn_unknown_version(fr, catalogs, io));
+  // (`fr` names the chosen archive: nothing resolves it again)
   CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
   if (fr.cache_dir.empty()) fr.cache_dir = default_cache_dir();
   CUDNNCTL_TRY_ASSIGN(opts.archive.archive, fetch_cache_path(*catalog, fr));
@@ -136,12 +136,11 @@ void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& 
   if (p.name->os != host) return;
   // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
   // once the libraries are staged
-  // (asked already when the resolver chose the release: that answer is used)
-  auto gpus = std::make_shared<std::future<MachineGpus>>(opts.machine ? std::async(std::launch::deferred, [m = *opts.machine] { return m; })
-                                                                      : std::async(std::launch::async, probe_machine_gpus, opts.driver_library));
+  // (asked already when the resolver chose the release: the machine keeps that answer)
+  auto gpus = std::make_shared<std::future<MachineGpus>>(std::async(std::launch::async, [m = opts.machine] { return m->gpus(); }));
   req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
     const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
-    warn_driver_floor(name, machine, io);
+    for (const auto& w : driver_floor_warnings(name, machine)) io.warn(w);
     const bool floor = name.os == Os::linux_os;
     for (auto fits : {floor ? check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive) : Result<void>{},
                       check_gpu_code_for_devices(dir, machine.devices, archive)}) {
@@ -230,6 +229,7 @@ CommandRun setup_install(CLI::App& sub, Io&) {
   sub.add_option("--driver-library", opts->driver_library, "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
+    opts->machine = std::make_shared<Machine>(opts->driver_library);
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
     CUDNNCTL_TRY(fetch_when_a_version(*opts, catalogs, io));
     if (opts->choice && opts->dry_run) return render_choice_only(*opts->choice, io);
@@ -265,30 +265,6 @@ CommandRun setup_install(CLI::App& sub, Io&) {
     }
     for (const auto& w : outcome->warnings) io.warn(w);
     render_install(*outcome, toolkit, reason, path, opts->choice, io);
-    return ExitCode::ok;
-  };
-}
-
-CommandRun setup_uninstall(CLI::App& sub, Io&) {
-  auto cuda_path = std::make_shared<std::string>();
-  sub.add_option("--cuda-path", *cuda_path, "The CUDA toolkit to uninstall from (default: found from the environment)");
-  return [cuda_path](Io& io) -> Result<ExitCode> {
-    std::string reason;
-    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(*cuda_path, std::nullopt, reason));
-    auto fs = make_real_fs();
-    CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
-    if (!outcome.recovered.empty()) io.warn(outcome.recovered);
-    if (io.json) {
-      io.set_body(nlohmann::json{{"changed", outcome.changed},
-                               {"summary", outcome.summary},
-                               {"removed", outcome.removed},
-                               {"restored", outcome.restored},
-                               {"kept", outcome.kept},
-                               {"recovered", outcome.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.recovered)},
-                               {"toolkit", toolkit_json(toolkit, reason)}});
-    } else {
-      io.out << outcome.summary << "\n";
-    }
     return ExitCode::ok;
   };
 }

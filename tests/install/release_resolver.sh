@@ -102,4 +102,16 @@ echo "$out" | head -c 600; echo
 check "install latest (offline, from the cache): the chosen archive installed, verified against the catalog" \
   [ $rc -eq 0 -a "$(field 'd["receipt"]["sha256"]' <<< "$out")" = "$NEW_H" -a "$(field 'd["resolution"]["chosen"]["version"]' <<< "$out")" = 9.28.1.4 ]
 check "the library is in the toolkit" [ -f tk13/lib64/libcudnn.so.9.28.1 ]
+
+# One run, one look at the machine and one resolution: `-v` logs each catalog resolution of the request
+# ("N catalog archives match") and each probe child's own log lines ("[probe child]"; the driver-only probe
+# logs its driver phase once). install latest asks the driver once (the resolver and the GPU gate share it)
+# and resolves the catalog once (the installer's fetch takes the resolver's choice).
+mk_tk tk13b
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v install latest --cuda-path tk13b --offline --catalog catalog.json --cache cache \
+      --driver-library "$FAKE_CUDA" --no-path 2>&1); rc=$?
+echo "$log" | grep -E "catalog archives match|probe child|probe: " | head -20
+check "install latest -v (offline): exit 0" [ $rc -eq 0 ]
+check "install latest -v: the catalog resolved once (one 'catalog archives match' line)" [ "$(grep -c "catalog archives match cuDNN" <<< "$log")" = 1 ]
+check "install latest -v: one probe child (its driver phase logged once)" [ "$(grep -c "probe child.*probe: the driver" <<< "$log")" = 1 ]
 finish
