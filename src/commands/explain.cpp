@@ -51,7 +51,7 @@ struct ExplainOptions {
 
 // --here: what this machine says about a message's library (is the named file there, which copy would load).
 // For the GPU messages (no kernel image, ARCH_MISMATCH, driver too old) also the GPUs, the driver and the GPU code
-// of the cuDNN the loader would take (commands/explain_gpu_here.hpp).
+// of the cuDNN the loader would take (doctor/explain_gpu_here.hpp, over the machine module's GPUs).
 struct Here {
   bool checked = false;
   std::string not_checked;  // why not (the message is from another OS), when !checked

@@ -1,5 +1,4 @@
 // cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
-#include <future>
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -12,7 +11,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/machine/device_gate.hpp"
+#include "cudnnctl/machine/install_gate.hpp"
 #include "cudnnctl/install/install_download.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
@@ -24,7 +23,6 @@
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/install/installer.hpp"
-#include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
@@ -125,31 +123,13 @@ ExitCode render_choice_only(const ReleaseChoice& choice, Io& io) {
   return ExitCode::ok;
 }
 
-// Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
-// must fit this host (install.host-too-old otherwise; --force installs anyway, with a warning), judged on the
-// staged libraries once the hash has matched (no second pass over the archive). An archive for this OS: the
-// driver's GPUs are asked for (a driver-only probe child), the driver is compared with the archive's CUDA
-// (a warning), and the staged libraries must carry code for every GPU (install.no-gpu-code; --force: a warning).
+// Known-bad releases warn. An archive for this OS: its staged libraries pass the machine's gate (glibc floor,
+// driver, GPU code: machine/install_gate.hpp) before anything is placed.
 void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& io, InstallRequest& req) {
   for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
   const auto host = platform::detect_host().os;
   if (p.name->os != host) return;
-  // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
-  // once the libraries are staged
-  // (asked already when the resolver chose the release: the machine keeps that answer)
-  auto gpus = std::make_shared<std::future<MachineGpus>>(std::async(std::launch::async, [m = opts.machine] { return m->gpus(); }));
-  req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
-    const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
-    for (const auto& w : driver_floor_warnings(name, machine)) io.warn(w);
-    const bool floor = name.os == Os::linux_os;
-    for (auto fits : {floor ? check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive) : Result<void>{},
-                      check_gpu_code_for_devices(dir, machine.devices, archive)}) {
-      if (fits) continue;
-      if (!force) return fits;
-      io.warn(fits.error().message + " (installing anyway: --force)");
-    }
-    return {};
-  };
+  req.check_staged_libraries = staged_library_gate(*p.name, p.path, opts.force, opts.machine, [&io](const std::string& w) { io.warn(w); });
 }
 
 InstallRequest install_request(const PreparedArchive& p, const Toolkit& toolkit, const Catalog& catalog, const InstallCommandOptions& opts) {
