@@ -14,7 +14,10 @@ cudnnctl_* targets it links are what it may use. Then:
   4. `#if`/`#ifdef` on _WIN32, _WIN64, _MSC_VER, __linux__, __APPLE__ or __unix__, and OS headers
      (<unistd.h>, <windows.h>, <sys/...>, <dlfcn.h>, ...), appear only in src/platform/;
   5. docs/architecture.md's module table has one row per module, naming its target and exactly the targets
-     it links ("may use").
+     it links ("may use");
+  6. src/commands/ is the thin layer (options, one call, printing): each of its .cpp files defines a command
+     (a `CommandRun setup_*` function, or CLI11's add_option/add_flag/add_subcommand) or is one of the shared
+     renderers and option helpers named in COMMANDS_SHARED; domain logic lives in the modules below.
 """
 import argparse
 import re
@@ -30,6 +33,11 @@ SOURCES = (".cpp", ".hpp", ".h", ".cc", ".inc")  # not .c: the LD_AUDIT library 
 NOT_MODULES = {"cudnnctl_libdeflate"}
 # a file another module's target compiles, on purpose: SHA-256 through Windows' bcrypt is base's hash on Windows
 FOREIGN_ALLOWED = {("src/platform/win/sha256_bcrypt.cpp", "cudnnctl_base")}
+# src/commands/ files that define no command but are shared by several: renderers, the JSON envelope, option helpers,
+# the registry of rows. A new name here is a decision (docs/architecture.md's commands/ row), not a way around rule 6.
+COMMANDS_SHARED = {"archive_match_json.cpp", "contract_output.cpp", "floor_output.cpp", "gpu_code_output.cpp", "json_envelope.cpp",
+                   "json_text.cpp", "progress.cpp", "registry.cpp", "toolkit_options.cpp"}
+COMMAND_FILE = re.compile(r"\bCommandRun\s+setup_\w+\s*\(|\badd_(?:option|flag|subcommand)\s*\(")
 
 
 def read_cmake(root):
@@ -156,6 +164,19 @@ def check_docs(root, target_of, links):
     return problems
 
 
+def check_commands(root):
+    """Rule 6: no domain file in src/commands/."""
+    problems = []
+    folder = root / "src" / "commands"
+    for f in sorted(folder.glob("*.cpp")) if folder.is_dir() else []:
+        if f.name in COMMANDS_SHARED or COMMAND_FILE.search(f.read_text(encoding="utf-8", errors="replace")):
+            continue
+        problems.append(f"{f.relative_to(root)}: a file of commands/ that defines no command (no setup_* function, no option) and is no "
+                        "named shared renderer: move its logic to the module it belongs to (docs/architecture.md), or name it in "
+                        "tools/check_architecture.py's COMMANDS_SHARED if it is one")
+    return problems
+
+
 def check_tree(root):
     sources, links = read_cmake(root)
     target_of, compiled_by = module_targets(sources)
@@ -170,6 +191,7 @@ def check_tree(root):
                 problems.append(f"CMakeLists.txt: {t} compiles {f}, a file of {owner}'s module (a dependency hidden from the graph)")
     problems += check_files(root, target_of, links)
     problems += check_docs(root, target_of, links)
+    problems += check_commands(root)
     return problems, target_of
 
 
@@ -184,7 +206,7 @@ def main():
         print(f"check_architecture: {len(problems)} problem(s); the module graph is CMakeLists.txt's targets and their links")
         return 1
     print(f"check_architecture: {len(target_of)} modules; includes follow CMake's links, no cycle, OS code only in src/platform/, "
-          "docs/architecture.md agrees")
+          "docs/architecture.md agrees, commands/ holds no domain file")
     return 0
 
 

@@ -27,7 +27,7 @@
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/fix.hpp"
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/env/reg_export.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/env/windows_mount.hpp"

@@ -16,7 +16,7 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/explain_gpu_here.hpp"
+#include "cudnnctl/doctor/explain_gpu_here.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
@@ -51,7 +51,7 @@ struct ExplainOptions {
 
 // --here: what this machine says about a message's library (is the named file there, which copy would load).
 // For the GPU messages (no kernel image, ARCH_MISMATCH, driver too old) also the GPUs, the driver and the GPU code
-// of the cuDNN the loader would take (commands/explain_gpu_here.hpp).
+// of the cuDNN the loader would take (doctor/explain_gpu_here.hpp, over the machine module's GPUs).
 struct Here {
   bool checked = false;
   std::string not_checked;  // why not (the message is from another OS), when !checked
@@ -65,7 +65,7 @@ struct Here {
 class HereChecker {
 public:
   explicit HereChecker(const std::string& driver_library)
-      : gpu_(driver_library, [this] { return cudnn_dir(); }, platform::detect_host().os) {}
+      : gpu_(Machine(driver_library), [this] { return cudnn_dir(); }, platform::detect_host().os) {}
 
   Here check(const ExplainMatch& m) {
     Here h;

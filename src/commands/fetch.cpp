@@ -17,7 +17,8 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
-#include "cudnnctl/commands/release_choice.hpp"
+#include "cudnnctl/fetch/release_choice.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/fetch/fetch.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -49,8 +50,9 @@ bool names_a_release(const std::string& archive_argument) {
 // A version no catalog knows: its release's manifest is read into the user catalog first (one small request),
 // unless --catalog names the only catalog or --offline forbids the network.
 Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catalogs, Io& io) {
+  if (req.chosen) return {};  // the resolver chose it from the run's catalog: known
   CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
-  auto known = resolve_fetch(*catalog, req);
+  auto known = find_fetch(*catalog, req);
   if (known || catalogs.from_file()) return {};
   const auto version = parse_version(req.version);
   if (!version || version->count < 2) return {};
@@ -74,6 +76,15 @@ Result<void> learn_unknown_version(const FetchRequest& req, CatalogSource& catal
                       default_user_catalog_path()));
   catalogs.reload();
   return {};
+}
+
+Result<ReleaseChoice> choose_release_for(FetchRequest& req, const MachineFacts& facts, CatalogSource& catalogs, Io& io, bool force) {
+  CUDNNCTL_TRY(learn_unknown_version(req, catalogs, io));
+  CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
+  std::vector<std::string> warnings;
+  auto choice = choose_release(req, facts, *catalog, force, warnings);
+  for (const auto& w : warnings) io.warn(w);
+  return choice;
 }
 
 Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io) {
@@ -106,9 +117,8 @@ Result<MachineFacts> fetch_machine_facts(const FetchOptions& opts, FetchRequest&
       req.cuda = found->major();  // an unknown version's manifest is learnt for the toolkit's CUDA, as before
     }
   }
-  std::optional<MachineGpus> gpus;
-  if (req.platform == host_platform) gpus = probe_machine_gpus(opts.driver_library);
-  auto facts = machine_facts(req.platform, toolkit ? &*toolkit : nullptr, gpus ? &*gpus : nullptr);
+  Machine machine(opts.driver_library);
+  auto facts = machine.facts(req.platform, toolkit ? &*toolkit : nullptr, req.platform == host_platform);
   facts.cuda_variant = opts.req.cuda;
   return facts;
 }
@@ -134,7 +144,7 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
     auto req = opts->req;
     CUDNNCTL_TRY_ASSIGN(const auto facts, fetch_machine_facts(*opts, req));
     CatalogSource catalogs(opts->catalog);
-    CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release(req, facts, catalogs, io, false));
+    CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release_for(req, facts, catalogs, io, false));
     if (opts->dry_run) {
       if (io.json)
         io.set_body(nlohmann::json{{"dry_run", true}, {"resolution", release_choice_json(choice)}});
@@ -142,7 +152,7 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
         render_release_choice(choice, io.out);
       return ExitCode::ok;
     }
-    warn_passed_over(choice, io);
+    for (const auto& w : passed_over_warnings(choice)) io.warn(w);
     CUDNNCTL_TRY_ASSIGN(const auto out, fetch_for(req, catalogs, io));
     if (io.json) {
       io.set_body(nlohmann::json{{"path", out.path},

@@ -1,5 +1,4 @@
 // cudnnctl install <archive>: verified, transactional install into a CUDA toolkit, with a receipt.
-#include <future>
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -12,18 +11,18 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/archive_options.hpp"
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/device_gate.hpp"
-#include "cudnnctl/commands/install_download.hpp"
+#include "cudnnctl/machine/install_gate.hpp"
+#include "cudnnctl/install/install_download.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/commands/progress.hpp"
-#include "cudnnctl/commands/release_choice.hpp"
+#include "cudnnctl/fetch/release_choice.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/install/installer.hpp"
-#include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/platform/host.hpp"
 
 namespace cudnnctl {
@@ -41,7 +40,7 @@ struct InstallCommandOptions {
   int connections = 0;  // --connections: range requests at once when a version is downloaded (0: adaptive)
   std::string cache;
   std::string driver_library;
-  std::optional<MachineGpus> machine;  // asked once when a release request was resolved
+  std::shared_ptr<Machine> machine;  // this machine: its GPUs asked once, by the resolver or by the GPU gate
   std::optional<ReleaseChoice> choice;  // `install latest|9|9.19`: what the resolver chose
   std::optional<Toolkit> toolkit;       // picked once: for a release request before the resolver runs
   std::string toolkit_reason;
@@ -92,13 +91,12 @@ Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& ca
   fr.connections = opts.connections;
   fr.cache_dir = opts.cache;
   fr.offline = opts.offline;
-  if (tk.os == platform::detect_host().os) opts.machine = probe_machine_gpus(opts.driver_library);
-  const auto facts = machine_facts(fr.platform, &tk, opts.machine ? &*opts.machine : nullptr);
-  CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release(fr, facts, catalogs, io, opts.force));
+  const auto facts = opts.machine->facts(fr.platform, &tk, tk.os == platform::detect_host().os);
+  CUDNNCTL_TRY_ASSIGN(opts.choice, choose_release_for(fr, facts, catalogs, io, opts.force));
   if (opts.dry_run) return {};
-  warn_passed_over(*opts.choice, io);
+  for (const auto& w : passed_over_warnings(*opts.choice)) io.warn(w);
   // fetched by the installer, into its staging folder as the bytes arrive; named here by where the cache keeps it
-  CUDNNCTL_TRY(learn_unknown_version(fr, catalogs, io));
+  // (`fr` names the chosen archive: nothing resolves it again)
   CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
   if (fr.cache_dir.empty()) fr.cache_dir = default_cache_dir();
   CUDNNCTL_TRY_ASSIGN(opts.archive.archive, fetch_cache_path(*catalog, fr));
@@ -125,32 +123,13 @@ ExitCode render_choice_only(const ReleaseChoice& choice, Io& io) {
   return ExitCode::ok;
 }
 
-// Known-bad releases warn. A Linux archive installed on a Linux host: its libraries' glibc / libstdc++ floor
-// must fit this host (install.host-too-old otherwise; --force installs anyway, with a warning), judged on the
-// staged libraries once the hash has matched (no second pass over the archive). An archive for this OS: the
-// driver's GPUs are asked for (a driver-only probe child), the driver is compared with the archive's CUDA
-// (a warning), and the staged libraries must carry code for every GPU (install.no-gpu-code; --force: a warning).
+// Known-bad releases warn. An archive for this OS: its staged libraries pass the machine's gate (glibc floor,
+// driver, GPU code: machine/install_gate.hpp) before anything is placed.
 void host_gate(const PreparedArchive& p, const InstallCommandOptions& opts, Io& io, InstallRequest& req) {
   for (const auto& a : advisories_for(p.name->version, builtin_advisories())) io.warn(advisory_warning(p.name->version, a));
   const auto host = platform::detect_host().os;
   if (p.name->os != host) return;
-  // the driver-only probe child runs while the archive is verified and extracted; its answer is needed only
-  // once the libraries are staged
-  // (asked already when the resolver chose the release: that answer is used)
-  auto gpus = std::make_shared<std::future<MachineGpus>>(opts.machine ? std::async(std::launch::deferred, [m = *opts.machine] { return m; })
-                                                                      : std::async(std::launch::async, probe_machine_gpus, opts.driver_library));
-  req.check_staged_libraries = [name = *p.name, archive = p.path, force = opts.force, gpus, &io](const std::string& dir) -> Result<void> {
-    const MachineGpus machine = gpus->valid() ? gpus->get() : MachineGpus{};
-    warn_driver_floor(name, machine, io);
-    const bool floor = name.os == Os::linux_os;
-    for (auto fits : {floor ? check_library_floor(folder_library_floor(dir), detect_host_symbol_versions(), archive) : Result<void>{},
-                      check_gpu_code_for_devices(dir, machine.devices, archive)}) {
-      if (fits) continue;
-      if (!force) return fits;
-      io.warn(fits.error().message + " (installing anyway: --force)");
-    }
-    return {};
-  };
+  req.check_staged_libraries = staged_library_gate(*p.name, p.path, opts.force, opts.machine, [&io](const std::string& w) { io.warn(w); });
 }
 
 InstallRequest install_request(const PreparedArchive& p, const Toolkit& toolkit, const Catalog& catalog, const InstallCommandOptions& opts) {
@@ -230,6 +209,7 @@ CommandRun setup_install(CLI::App& sub, Io&) {
   sub.add_option("--driver-library", opts->driver_library, "The NVIDIA driver library asked for the GPUs (default: libcuda.so.1, nvcuda.dll by name)");
   sub.add_option("--cache", opts->cache, "With a version: the download cache (default: ~/.cache/cudnnctl/archives; Windows: %LOCALAPPDATA%\\cudnnctl\\archives)");
   return [opts](Io& io) -> Result<ExitCode> {
+    opts->machine = std::make_shared<Machine>(opts->driver_library);
     CatalogSource catalogs(opts->archive.catalog);  // read once, whichever step needs it first
     CUDNNCTL_TRY(fetch_when_a_version(*opts, catalogs, io));
     if (opts->choice && opts->dry_run) return render_choice_only(*opts->choice, io);
@@ -265,30 +245,6 @@ CommandRun setup_install(CLI::App& sub, Io&) {
     }
     for (const auto& w : outcome->warnings) io.warn(w);
     render_install(*outcome, toolkit, reason, path, opts->choice, io);
-    return ExitCode::ok;
-  };
-}
-
-CommandRun setup_uninstall(CLI::App& sub, Io&) {
-  auto cuda_path = std::make_shared<std::string>();
-  sub.add_option("--cuda-path", *cuda_path, "The CUDA toolkit to uninstall from (default: found from the environment)");
-  return [cuda_path](Io& io) -> Result<ExitCode> {
-    std::string reason;
-    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(*cuda_path, std::nullopt, reason));
-    auto fs = make_real_fs();
-    CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
-    if (!outcome.recovered.empty()) io.warn(outcome.recovered);
-    if (io.json) {
-      io.set_body(nlohmann::json{{"changed", outcome.changed},
-                               {"summary", outcome.summary},
-                               {"removed", outcome.removed},
-                               {"restored", outcome.restored},
-                               {"kept", outcome.kept},
-                               {"recovered", outcome.recovered.empty() ? nlohmann::json(nullptr) : nlohmann::json(outcome.recovered)},
-                               {"toolkit", toolkit_json(toolkit, reason)}});
-    } else {
-      io.out << outcome.summary << "\n";
-    }
     return ExitCode::ok;
   };
 }

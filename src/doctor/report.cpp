@@ -20,12 +20,6 @@ std::string_view layer_name(int layer) {
   return layer >= 1 && layer <= 5 ? names[layer] : std::string_view("?");
 }
 
-std::string parse_driver_version(const std::string& text) {
-  std::smatch m;
-  if (std::regex_search(text, m, std::regex(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))"))) return m[1];
-  return {};
-}
-
 ExitCode doctor_exit_code(const DoctorReport& r) {
   bool gpu_skipped = false;
   for (const auto& c : r.checks) {

@@ -39,25 +39,39 @@ std::string default_cache_dir() {
   return ".cudnnctl-cache";
 }
 
-Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchRequest& req) {
+namespace {
+// The request's archives in the catalog, the newest build first and, among variants, the newest CUDA.
+std::vector<const CatalogArchive*> fetch_hits(const Catalog& catalog, const FetchRequest& req) {
   std::vector<const CatalogArchive*> hits;
   for (const auto& a : catalog.archives())
     if (a.platform == req.platform && version_matches(a.version, req.version) && (req.cuda.empty() || a.cuda_variant == req.cuda))
       hits.push_back(&a);
+  std::sort(hits.begin(), hits.end(), [](const CatalogArchive* a, const CatalogArchive* b) {
+    if (const int c = compare_dotted(a->version, b->version); c != 0) return c > 0;
+    return compare_dotted(a->cuda_variant, b->cuda_variant) > 0;
+  });
+  return hits;
+}
+} // namespace
+
+Result<const CatalogArchive*> find_fetch(const Catalog& catalog, const FetchRequest& req) {
+  if (req.chosen) return req.chosen;  // resolved once, by the resolver: its choice is the archive
+  const auto hits = fetch_hits(catalog, req);
   if (hits.empty())
     return fail(ErrorCode::file_not_found,
                 fmt::format("the catalog has no cuDNN {} archive for {}{}", req.version, req.platform,
                             req.cuda.empty() ? "" : fmt::format(" with CUDA {}", req.cuda)),
                 "check the version and --platform/--cuda; 'cudnnctl inspect NAME' shows what an archive name holds, and --catalog "
                 "takes a newer catalog");
-  // the newest build; among variants, the newest CUDA
-  std::sort(hits.begin(), hits.end(), [](const CatalogArchive* a, const CatalogArchive* b) {
-    if (const int c = compare_dotted(a->version, b->version); c != 0) return c > 0;
-    return compare_dotted(a->cuda_variant, b->cuda_variant) > 0;
-  });
-  log::info("fetch: {} catalog archives match cuDNN {} for {}{}; chose {} (cuDNN {}, CUDA {})", hits.size(), req.version, req.platform,
-            req.cuda.empty() ? "" : " CUDA " + req.cuda, hits.front()->filename, hits.front()->version, hits.front()->cuda_variant);
   return hits.front();
+}
+
+Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchRequest& req) {
+  if (req.chosen) return req.chosen;
+  CUDNNCTL_TRY_ASSIGN(const CatalogArchive* hit, find_fetch(catalog, req));
+  log::info("fetch: {} catalog archives match cuDNN {} for {}{}; chose {} (cuDNN {}, CUDA {})", fetch_hits(catalog, req).size(), req.version,
+            req.platform, req.cuda.empty() ? "" : " CUDA " + req.cuda, hit->filename, hit->version, hit->cuda_variant);
+  return hit;
 }
 
 std::string fetch_url(const CatalogArchive& a, const std::string& mirror) {

@@ -98,6 +98,19 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out = run(root)
     expect("docs/architecture.md disagreeing with CMake fails", code == 1 and "docs/architecture.md: fetch/ may use" in out, out)
 
+    root = fresh_copy(tmp, "domain-in-commands")
+    (root / "src/commands/machine_guess.cpp").write_text(
+        '#include "cudnnctl/commands/commands.hpp"\n\nnamespace cudnnctl {\nint gpus_here() { return 0; }\n} // namespace cudnnctl\n',
+        encoding="utf-8")
+    code, out = run(root)
+    expect("a domain file in src/commands/ (no command, no option, not a named renderer) fails, naming it",
+           code == 1 and "src/commands/machine_guess.cpp: a file of commands/ that defines no command" in out, out)
+
+    root = fresh_copy(tmp, "renderer-in-commands")
+    (root / "src/commands/floor_output.cpp").write_text("// a named shared renderer\n", encoding="utf-8")
+    code, out = run(root)
+    expect("a named shared renderer of src/commands/ passes", code == 0, out)
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)

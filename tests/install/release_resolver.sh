@@ -102,4 +102,25 @@ echo "$out" | head -c 600; echo
 check "install latest (offline, from the cache): the chosen archive installed, verified against the catalog" \
   [ $rc -eq 0 -a "$(field 'd["receipt"]["sha256"]' <<< "$out")" = "$NEW_H" -a "$(field 'd["resolution"]["chosen"]["version"]' <<< "$out")" = 9.28.1.4 ]
 check "the library is in the toolkit" [ -f tk13/lib64/libcudnn.so.9.28.1 ]
+
+# One run, one look at the machine and one resolution: `-v` logs each catalog resolution of the request
+# ("N catalog archives match") and, relayed from each probe child, its command line ("probe child ...:
+# cudnnctl X: __probe ..."). install latest asks the driver once (the resolver and the GPU gate share the
+# machine) and resolves the catalog once (the installer's fetch takes the resolver's choice); the doctor runs
+# one probe child, whose answer is the machine's GPUs and driver.
+probes() { grep -cE "probe child \[[^]]*\]: cudnnctl [^ ]*: __probe " <<< "$1"; }
+mk_tk tk13b
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v install latest --cuda-path tk13b --offline --catalog catalog.json --cache cache \
+      --driver-library "$FAKE_CUDA" --no-path 2>&1); rc=$?
+echo "$log" | grep -E "catalog archives match|probe child|probe: " | head -20
+check "install latest -v (offline): exit 0" [ $rc -eq 0 ]
+check "install latest -v: the catalog resolved once (one 'catalog archives match' line)" [ "$(grep -c "catalog archives match cuDNN" <<< "$log")" = 1 ]
+check "install latest -v: one probe child" [ "$(probes "$log")" = 1 ]
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v doctor --cuda-path tk13b --driver-library "$FAKE_CUDA" 2>&1)
+echo "$log" | grep -E "__probe " | head -5
+check "doctor -v on the planted machine: one probe child" [ "$(probes "$log")" = 1 ]
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v fetch 9.28 --cuda-path tk13b --offline --catalog catalog.json --cache cache \
+      --driver-library "$FAKE_CUDA" 2>&1); rc=$?
+check "fetch 9.28 -v (offline, from the cache): exit 0, one resolution, one probe child" \
+  [ $rc -eq 0 -a "$(grep -c "catalog archives match cuDNN" <<< "$log")" = 1 -a "$(probes "$log")" = 1 ]
 finish

@@ -258,7 +258,7 @@ TEST_CASE("install state under a non-ASCII toolkit path: write_atomic and the le
   CHECK(left[0].path == utf8(state / "staging-1"));
 }
 
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 
 TEST_CASE("the probe finds cuDNN's sub-DLLs in a folder with a non-ASCII name", "[windows]") {
   const auto dir = scratch("probe-utf8") / from_utf8("\xE6\xB5\x8B\xE8\xAF\x95") / "bin";  // 测试

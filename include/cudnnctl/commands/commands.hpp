@@ -3,6 +3,7 @@
 #include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/base/os_arch.hpp"
 #include "cudnnctl/fetch/fetch.hpp"
+#include "cudnnctl/fetch/release_choice.hpp"
 
 namespace cudnnctl {
 
@@ -28,6 +29,9 @@ CommandRun setup_bundle_load_child(CLI::App& sub, Io& io);
 /// A version no catalog knows: its release's manifest is read into the user catalog first (one small request),
 /// unless --catalog names the only catalog or --offline forbids the network (fetch and install).
 Result<void> learn_unknown_version(const FetchRequest& request, CatalogSource& catalogs, Io& io);
+/// The resolver's choice with the run's catalog (an unknown version's manifest learnt first), its warnings said:
+/// `req` is pinned to the chosen archive, which no later step resolves again (fetch and install).
+Result<ReleaseChoice> choose_release_for(FetchRequest& req, const MachineFacts& facts, CatalogSource& catalogs, Io& io, bool force);
 /// Fetches with the run's catalog, drawing progress on a terminal (fetch and install).
 Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);
 /// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.

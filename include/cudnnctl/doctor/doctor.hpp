@@ -12,6 +12,7 @@
 #include "cudnnctl/base/exit_code.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
+#include "cudnnctl/machine/device_gate.hpp"  // parse_driver_version
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -104,7 +105,5 @@ std::string doctor_text(const DoctorReport& report);
 /// the loader's search order drawn as a picture (doctor --html FILE).
 std::string doctor_html(const DoctorReport& report);
 
-/// "Kernel Module  550.54.14  ..." (the first line of /proc/driver/nvidia/version) -> "550.54.14".
-std::string parse_driver_version(const std::string& proc_text);
 
 } // namespace cudnnctl

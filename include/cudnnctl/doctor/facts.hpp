@@ -12,7 +12,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/cuda_stack.hpp"
 #include "cudnnctl/env/loader_path.hpp"

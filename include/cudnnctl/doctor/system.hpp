@@ -9,7 +9,7 @@
 
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/bundle/bundle_ops.hpp"
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"

@@ -16,6 +16,9 @@ struct FetchRequest {
   std::string version;       // 9.1.0.70, 9.1.0 or 9.1 (the newest build that matches)
   std::string platform;      // linux-x86_64, windows-x86_64, ...
   std::string cuda;          // "12"; empty: the newest variant the release has for the platform
+  // the archive already resolved in the run's catalog (the resolver's choice): resolve_fetch answers it without
+  // resolving again, and learn_unknown_version knows the version; null: resolved from the fields above
+  const CatalogArchive* chosen = nullptr;
   std::string mirror;        // empty: NVIDIA's URL
   std::string cache_dir;
   int stall_timeout_s = 60;  // abort when no byte arrives for this long
@@ -47,8 +50,11 @@ struct FetchOutcome {
   std::string effective_url; // where the file came from after redirects
 };
 
-/// The catalog entry a request names (error: none, or ambiguous without --cuda).
+/// The catalog entry a request names (error: none); `request.chosen` when set. Logged (-v): once per command run,
+/// since the resolver's choice is pinned into the request (fetch/release_choice.hpp).
 Result<const CatalogArchive*> resolve_fetch(const Catalog& catalog, const FetchRequest& request);
+/// The same, without the log line: whether the catalog knows the request (learn_unknown_version).
+Result<const CatalogArchive*> find_fetch(const Catalog& catalog, const FetchRequest& request);
 /// NVIDIA's URL, or the same path below `mirror`.
 std::string fetch_url(const CatalogArchive& archive, const std::string& mirror);
 /// %LOCALAPPDATA%\cudnnctl\archives (Windows), else $XDG_CACHE_HOME/cudnnctl/archives or ~/.cache/cudnnctl/archives.

@@ -1,4 +1,6 @@
-#include "cudnnctl/commands/device_gate.hpp"
+#include "cudnnctl/machine/device_gate.hpp"
+
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -7,12 +9,17 @@
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/driver_floors.hpp"
-#include "cudnnctl/doctor/doctor.hpp"
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 
 namespace cudnnctl {
+
+std::string parse_driver_version(const std::string& text) {
+  std::smatch m;
+  if (std::regex_search(text, m, std::regex(R"(Kernel Module\s+(?:for\s+\S+\s+)?(\d+\.\d+(?:\.\d+)?))"))) return m[1];
+  return {};
+}
 
 MachineGpus probe_machine_gpus(const std::string& driver_library) {
   MachineGpus out;
@@ -41,25 +48,27 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
   return out;
 }
 
-void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io) {
+std::vector<std::string> driver_floor_warnings(const ArchiveName& name, const MachineGpus& gpus) {
+  std::vector<std::string> out;
   if (!gpus.unanswered.empty())
-    io.warn(fmt::format("the NVIDIA driver could not be asked for this machine's GPUs ({}): the archive's GPU code was not compared "
+    out.push_back(fmt::format("the NVIDIA driver could not be asked for this machine's GPUs ({}): the archive's GPU code was not compared "
                         "with them; 'cudnnctl doctor' checks it once installed",
                         gpus.unanswered));
   const auto major = parse_uint_or(name.cuda_major(), 0);
-  if (!gpus.driver_found || major == 0) return;
+  if (!gpus.driver_found || major == 0) return out;
   const auto floor = driver_floor_for(major, std::nullopt, name.os);
   const auto floor_text = floor ? fmt::format(" (NVIDIA's minimum for CUDA {}: {})", major, *floor) : std::string();
   if (!gpus.driver_version.empty() && driver_below_floor(gpus.driver_version, major, std::nullopt, name.os)) {
-    io.warn(fmt::format("this archive is for CUDA {}, which needs a newer NVIDIA driver than this machine's {}{}: programs will fail "
+    out.push_back(fmt::format("this archive is for CUDA {}, which needs a newer NVIDIA driver than this machine's {}{}: programs will fail "
                         "with \"The NVIDIA driver on your system is too old\" until the driver is updated",
                         major, gpus.driver_version, floor_text));
-    return;
+    return out;
   }
   if (gpus.driver_api_version && *gpus.driver_api_version / 1000 < static_cast<int>(major))
-    io.warn(fmt::format("this archive is for CUDA {}, but this machine's NVIDIA driver runs CUDA up to {}.{}{}: programs will fail with "
+    out.push_back(fmt::format("this archive is for CUDA {}, but this machine's NVIDIA driver runs CUDA up to {}.{}{}: programs will fail with "
                         "\"The NVIDIA driver on your system is too old (found version {})\" until the driver is updated",
                         major, *gpus.driver_api_version / 1000, *gpus.driver_api_version % 1000 / 10, floor_text, *gpus.driver_api_version));
+  return out;
 }
 
 } // namespace cudnnctl

@@ -1,4 +1,4 @@
-#include "cudnnctl/doctor/probe.hpp"
+#include "cudnnctl/machine/probe.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -12,7 +12,7 @@
 #include "../archive/test_archives.hpp"
 #include "../cli/run_binary.hpp"
 #include "../fetch/local_site.hpp"
-#include "cudnnctl/commands/install_download.hpp"
+#include "cudnnctl/install/install_download.hpp"
 #include "cudnnctl/install/installer.hpp"
 
 using namespace cudnnctl;

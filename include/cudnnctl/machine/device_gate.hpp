@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "cudnnctl/commands/command.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/gpu_code_gate.hpp"
 
@@ -20,11 +19,14 @@ struct MachineGpus {
   std::string unanswered;                 // the probe child timed out, crashed or stopped early: why (empty otherwise)
 };
 
+/// "Kernel Module  550.54.14  ..." (the first line of /proc/driver/nvidia/version) -> "550.54.14".
+std::string parse_driver_version(const std::string& proc_text);
+
 /// The GPUs and driver through `driver_library` (empty: libcuda.so.1 / nvcuda.dll by name).
 MachineGpus probe_machine_gpus(const std::string& driver_library);
 
-/// Warns (never refuses) when the driver could not be asked (the GPU code then goes unchecked), and when the
-/// archive's CUDA variant needs a newer driver than the one found.
-void warn_driver_floor(const ArchiveName& name, const MachineGpus& gpus, Io& io);
+/// The warnings (never refusals) of install's gate: the driver could not be asked (the GPU code then goes
+/// unchecked), or the archive's CUDA variant needs a newer driver than the one found.
+std::vector<std::string> driver_floor_warnings(const ArchiveName& name, const MachineGpus& gpus);
 
 } // namespace cudnnctl

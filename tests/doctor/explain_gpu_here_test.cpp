@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "cudnnctl/commands/explain_gpu_here.hpp"
+#include "cudnnctl/doctor/explain_gpu_here.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 
 using namespace cudnnctl;

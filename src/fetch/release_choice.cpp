@@ -1,4 +1,4 @@
-#include "cudnnctl/commands/release_choice.hpp"
+#include "cudnnctl/fetch/release_choice.hpp"
 
 #include <ostream>
 
@@ -6,40 +6,27 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "cudnnctl/commands/commands.hpp"
+#include "cudnnctl/catalog/catalog.hpp"
 
 namespace cudnnctl {
 
-MachineFacts machine_facts(const std::string& platform, const Toolkit* toolkit, const MachineGpus* gpus) {
-  MachineFacts f;
-  f.platform = platform;
-  f.os = platform.starts_with("windows") ? Os::windows : Os::linux_os;
-  if (toolkit && toolkit->os == f.os && !toolkit->version.empty()) f.toolkit = ToolkitFact{toolkit->root, toolkit->version};
-  if (gpus && gpus->driver_found) {
-    f.driver_version = gpus->driver_version;
-    f.driver_api_version = gpus->driver_api_version;
-    for (const auto& d : gpus->devices) f.gpus.push_back({d.name, d.cc.major, d.cc.minor});
-  }
-  return f;
-}
-
-Result<ReleaseChoice> choose_release(FetchRequest& req, const MachineFacts& facts, CatalogSource& catalogs, Io& io, bool force) {
-  CUDNNCTL_TRY(learn_unknown_version(req, catalogs, io));
-  CUDNNCTL_TRY_ASSIGN(const Catalog* catalog, catalogs.get());
+Result<ReleaseChoice> choose_release(FetchRequest& req, const MachineFacts& facts, const Catalog& catalog, bool force,
+                                     std::vector<std::string>& warnings) {
   ReleaseChoice choice;
   choice.facts = facts;
-  auto resolved = resolve_release(*catalog, req.version, facts);
+  auto resolved = resolve_release(catalog, req.version, facts);
   if (!resolved && force && resolved.error().code == ErrorCode::no_fitting_release) {
-    io.warn(resolved.error().message + " (choosing without the driver and the GPUs: --force)");
+    warnings.push_back(resolved.error().message + " (choosing without the driver and the GPUs: --force)");
     choice.facts.driver_version.clear();
     choice.facts.driver_api_version.reset();
     choice.facts.gpus.clear();
     choice.forced = true;
-    resolved = resolve_release(*catalog, req.version, choice.facts);
+    resolved = resolve_release(catalog, req.version, choice.facts);
   }
   CUDNNCTL_TRY_ASSIGN(choice.resolution, std::move(resolved));
   req.version = choice.resolution.chosen->version;
   req.cuda = choice.resolution.chosen->cuda_variant;
+  CUDNNCTL_TRY_ASSIGN(req.chosen, resolve_fetch(catalog, req));  // the one resolution of the run's request
   return choice;
 }
 
@@ -100,10 +87,12 @@ void render_release_choice(const ReleaseChoice& choice, std::ostream& out) {
   if (choice.forced) out << "  forced   nothing fitted this driver and these GPUs; chosen without them (--force)\n";
 }
 
-void warn_passed_over(const ReleaseChoice& choice, Io& io) {
-  for (const auto& p : choice.resolution.passed_over) io.warn(fmt::format("passed over {}: {}", p.archive->filename, p.reason));
+std::vector<std::string> passed_over_warnings(const ReleaseChoice& choice) {
+  std::vector<std::string> out;
+  for (const auto& p : choice.resolution.passed_over) out.push_back(fmt::format("passed over {}: {}", p.archive->filename, p.reason));
   if (!choice.resolution.passed_over.empty() || choice.resolution.request != choice.resolution.chosen->version)
-    io.warn(fmt::format("cuDNN {}: chose {}", choice.resolution.request, choice.resolution.chosen->filename));
+    out.push_back(fmt::format("cuDNN {}: chose {}", choice.resolution.request, choice.resolution.chosen->filename));
+  return out;
 }
 
 }  // namespace cudnnctl

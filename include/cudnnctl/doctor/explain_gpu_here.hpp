@@ -1,7 +1,7 @@
 #pragma once
 // `explain --here` for the GPU messages ("no kernel image is available", CUDNN_STATUS_ARCH_MISMATCH, "The
-// NVIDIA driver on your system is too old"): the machine's GPUs and driver (the driver-only probe child of
-// device_gate.hpp) and the GPU code of the cuDNN the loader would take (its folder's libcudnn* libraries,
+// NVIDIA driver on your system is too old"): the machine's GPUs and driver (machine/machine.hpp: the
+// driver-only probe child) and the GPU code of the cuDNN the loader would take (its folder's libcudnn* libraries,
 // read with loader/fatbin_reader.hpp), compared: which GPU has no kernel in which library, and whether the
 // driver meets NVIDIA's floor for the CUDA major that cuDNN was built with. The explain module knows none of
 // this (it is a domain module below the probe); the facts are gathered here, once, and only when a message of
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cudnnctl/base/os_arch.hpp"
-#include "cudnnctl/commands/device_gate.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/explain/explain.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
 
@@ -48,12 +48,13 @@ std::vector<CudnnLibraryCode> cudnn_code_in(const std::string& folder);
 /// Gathers the facts on first use, then answers each match of the two families.
 class GpuHereChecker {
 public:
-  /// `find_cudnn_dir` names the folder the loader takes libcudnn from (empty: none).
-  GpuHereChecker(std::string driver_library, std::function<std::string()> find_cudnn_dir, Os os);
+  /// `machine`: this machine (its GPUs asked at the first match of the families); `find_cudnn_dir` names the
+  /// folder the loader takes libcudnn from (empty: none).
+  GpuHereChecker(Machine machine, std::function<std::string()> find_cudnn_dir, Os os);
   std::vector<std::string> findings(const ExplainMatch& m);
 
 private:
-  std::string driver_library_;
+  Machine machine_;
   std::function<std::string()> find_cudnn_dir_;
   Os os_;
   std::optional<GpuHereFacts> facts_;

@@ -1,5 +1,5 @@
 // install VERSION: the archive inflates into staging while it downloads (see the header).
-#include "cudnnctl/commands/install_download.hpp"
+#include "cudnnctl/install/install_download.hpp"
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "cudnnctl/commands/explain_gpu_here.hpp"
+#include "cudnnctl/doctor/explain_gpu_here.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -131,8 +131,8 @@ std::vector<CudnnLibraryCode> cudnn_code_in(const std::string& folder) {
   return out;
 }
 
-GpuHereChecker::GpuHereChecker(std::string driver_library, std::function<std::string()> find_cudnn_dir, Os os)
-    : driver_library_(std::move(driver_library)), find_cudnn_dir_(std::move(find_cudnn_dir)), os_(os) {}
+GpuHereChecker::GpuHereChecker(Machine machine, std::function<std::string()> find_cudnn_dir, Os os)
+    : machine_(std::move(machine)), find_cudnn_dir_(std::move(find_cudnn_dir)), os_(os) {}
 
 std::vector<std::string> GpuHereChecker::findings(const ExplainMatch& m) {
   const auto family = gpu_message_family(m);
@@ -140,7 +140,7 @@ std::vector<std::string> GpuHereChecker::findings(const ExplainMatch& m) {
   if (!facts_) {
     GpuHereFacts f;
     f.os = os_;
-    f.machine = probe_machine_gpus(driver_library_);
+    f.machine = machine_.gpus();
     f.cudnn_dir = find_cudnn_dir_();
     if (!f.cudnn_dir.empty()) f.libraries = cudnn_code_in(f.cudnn_dir);
     facts_ = std::move(f);
