@@ -25,9 +25,6 @@ struct ArchiveLibraryFacts {
   std::vector<ArchiveLibraryGpuCode> gpu_code;  // in archive order
 };
 
-/// True for a Windows library's file name ("cudnn_ops64_9.dll", any case).
-bool is_dll_name(const std::string& file_name);
-
 /// Every regular-file library member of the archive (ELF shared objects and DLLs).
 Result<ArchiveLibraryFacts> read_archive_libraries(const std::string& path, ArchiveFormat format);
 
