@@ -11,6 +11,7 @@
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
+#include "cudnnctl/loader/library_files.hpp"  // is_dll_name, is_library_file_name (the names of the members read)
 
 namespace cudnnctl {
 
