@@ -161,6 +161,20 @@ def check_docs(root, target_of, links):
             problems.append(f"docs/architecture.md: {module}/ may use {sorted(uses) or 'nothing'}, CMake links {sorted(links[target]) or 'nothing'}")
     for module in sorted(set(rows) - set(target_of)):
         problems.append(f"docs/architecture.md: a row for {module}/, which no target compiles")
+    return problems + check_docs_order(list(rows), target_of, links)
+
+
+def check_docs_order(order, target_of, links):
+    """The table lists modules lowest first: a module's row after the row of every module it may use."""
+    problems = []
+    module_of_target = {t: m for m, t in target_of.items()}
+    for i, module in enumerate(order):
+        if module not in target_of:
+            continue
+        for used in sorted(module_of_target.get(t) for t in links[target_of[module]] if t in module_of_target):
+            if used in order and order.index(used) > i:
+                problems.append(f"docs/architecture.md: the {module}/ row comes before the {used}/ row, a module it uses: "
+                                "the table lists modules lowest first")
     return problems
 
 

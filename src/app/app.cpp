@@ -121,13 +121,6 @@ std::string parsed_command(const CLI::App& sub) {
   return sub.get_name();
 }
 
-// --json on the program, on every command and on every subcommand (bundle list, catalog update): one option,
-// before or after the command's words.
-void add_json_everywhere(CLI::App& app, GlobalOptions& global) {
-  add_json_option(app, global);
-  for (auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) add_json_everywhere(*sub, global);
-}
-
 // A usage error: with --json, the envelope of the command that was named (or "cudnnctl/1").
 int report_usage(const Error& e, bool json, const std::vector<std::pair<CLI::App*, CommandRun>>& runs, std::ostream& out,
                  std::ostream& err) {
@@ -187,16 +180,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& raw_out, std::os
   std::ostream& user_err = !args.empty() && args[0].starts_with("__") ? err : safe_err;  // children's stderr is read by the parent
   Io io{out, user_err, false, err_is_tty, err_color, {}, &err};
   GlobalOptions global;
-  add_global_options(app, global);
   std::vector<std::pair<CLI::App*, CommandRun>> runs;
   for (const auto& spec : all_commands()) {
     auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
     if (spec.hidden) sub->group("");
-    add_global_options(*sub, global);
     if (spec.hidden) add_child_log_option(*sub, global);
     runs.emplace_back(sub, spec.setup(*sub, io));
   }
-  add_json_everywhere(app, global);
+  add_global_options_everywhere(app, global);
   require_non_empty_paths(app);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());

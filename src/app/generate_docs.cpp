@@ -25,14 +25,12 @@ struct Definition {
   GlobalOptions global;
   std::vector<CLI::App*> commands;
   Definition() {
-    add_global_options(app, global);
-    add_json_option(app, global);
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
-      add_global_options(*sub, global);
       (void)spec.setup(*sub, io);
       if (!spec.hidden) commands.push_back(sub);
     }
+    add_global_options_everywhere(app, global);
   }
 };
 

@@ -6,6 +6,8 @@
 
 namespace cudnnctl {
 
+namespace {
+
 void add_global_options(CLI::App& app, GlobalOptions& options) {
   app.add_flag_function(
          "-v,--verbose", [&options](std::int64_t count) { options.verbosity += static_cast<int>(count); },
@@ -23,6 +25,14 @@ void add_json_option(CLI::App& app, GlobalOptions& options) {
                "Print one JSON document on stdout, on success and on failure: the envelope of docs/json.md (schema, ok, exit_code, "
                "warnings, error) around the command's fields")
       ->group("Global options");
+}
+
+} // namespace
+
+void add_global_options_everywhere(CLI::App& app, GlobalOptions& options) {
+  add_global_options(app, options);
+  add_json_option(app, options);
+  for (auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) add_global_options_everywhere(*sub, options);
 }
 
 void add_child_log_option(CLI::App& child_command, GlobalOptions& options) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/catalog/data_table.hpp"
+
 namespace cudnnctl::embedded {
 std::string_view advisories_json();  // data/cudnn-advisories.json, embedded by CMake
 }
@@ -18,13 +20,10 @@ Version release_of(const Version& v) {
   return r;
 }
 
-Result<Advisory> parse_row(const nlohmann::json& row, const std::string& origin, std::size_t index) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::catalog_invalid, fmt::format("{}: advisory #{} {}", origin, index, why),
-                "fix the advisory table (data/cudnn-advisories.json) and rebuild", origin);
-  };
-  if (!row.is_object()) return bad("is not an object");
-  auto text = [&](const char* key) { return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string(); };
+constexpr DataTable k_advisory_table{"advisory table", "advisory", "advisories", "data/cudnn-advisories.json"};
+
+Result<Advisory> parse_row(const nlohmann::json& row, const TableRowError& bad, const std::vector<Advisory>&) {
+  const auto text = [&](const char* key) { return row_text(row, key); };
   Advisory a;
   a.id = text("id");
   a.fixed_in = text("fixed_in");
@@ -39,9 +38,10 @@ Result<Advisory> parse_row(const nlohmann::json& row, const std::string& origin,
   a.from = release_of(*from);
   a.before = release_of(*before);
   if (!(a.from < a.before)) return bad(fmt::format("('{}') has an empty range", a.id));
-  if (row.contains("sources") && row["sources"].is_array())
-    for (const auto& s : row["sources"])
-      if (s.is_string() && s.get<std::string>().rfind("https://", 0) == 0) a.sources.push_back(s.get<std::string>());
+  std::vector<std::string> sources;
+  if (row_texts(row, "sources", sources))
+    for (auto& s : sources)
+      if (s.starts_with("https://")) a.sources.push_back(std::move(s));
   if (a.sources.empty()) return bad(fmt::format("('{}') has no https source", a.id));
   return a;
 }
@@ -49,25 +49,10 @@ Result<Advisory> parse_row(const nlohmann::json& row, const std::string& origin,
 } // namespace
 
 Result<std::vector<Advisory>> parse_advisories(std::string_view json_text, const std::string& origin) {
-  const auto doc = nlohmann::json::parse(json_text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("advisories") || !doc["advisories"].is_array())
-    return fail(ErrorCode::catalog_invalid, fmt::format("{} is not an advisory table (no 'advisories' list)", origin),
-                "fix the advisory table (data/cudnn-advisories.json) and rebuild", origin);
-  std::vector<Advisory> out;
-  for (std::size_t i = 0; i < doc["advisories"].size(); ++i) {
-    CUDNNCTL_TRY_ASSIGN(auto a, parse_row(doc["advisories"][i], origin, i));
-    out.push_back(std::move(a));
-  }
-  return out;
+  return read_table_rows(json_text, origin, k_advisory_table, parse_row);
 }
 
-const std::vector<Advisory>& builtin_advisories() {
-  static const std::vector<Advisory> table = [] {
-    auto parsed = parse_advisories(embedded::advisories_json(), "built-in advisory table");
-    return parsed ? std::move(*parsed) : std::vector<Advisory>{};  // tests/catalog checks that it parses
-  }();
-  return table;
-}
+const std::vector<Advisory>& builtin_advisories() { return builtin_table_rows(k_advisory_table, embedded::advisories_json(), parse_row); }
 
 std::vector<Advisory> advisories_for(const Version& v, const std::vector<Advisory>& table) {
   std::vector<Advisory> out;

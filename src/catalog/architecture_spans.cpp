@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/catalog/data_table.hpp"
 
 namespace cudnnctl::embedded {
 std::string_view architecture_spans_json();  // data/gpu-architecture-spans.json, embedded by CMake
@@ -23,22 +24,11 @@ bool dotted_numbers(const std::string& s, std::size_t min_parts, std::size_t max
   return parts >= min_parts && parts <= max_parts;
 }
 
-Result<ArchitectureSpan> parse_span(const nlohmann::json& row, const std::string& origin, std::size_t index) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::catalog_invalid, fmt::format("{}: architecture span #{} {}", origin, index, why),
-                "fix the architecture span table (data/gpu-architecture-spans.json) and rebuild", origin);
-  };
-  if (!row.is_object()) return bad("is not an object");
-  auto text = [&](const char* key) { return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string(); };
-  auto texts = [&](const char* key, std::vector<std::string>& out) {
-    if (!row.contains(key)) return true;
-    if (!row[key].is_array()) return false;
-    for (const auto& v : row[key]) {
-      if (!v.is_string()) return false;
-      out.push_back(v.get<std::string>());
-    }
-    return true;
-  };
+constexpr DataTable k_span_table{"architecture span table", "architecture span", "spans", "data/gpu-architecture-spans.json"};
+
+Result<ArchitectureSpan> parse_span(const nlohmann::json& row, const TableRowError& bad, const std::vector<ArchitectureSpan>&) {
+  const auto text = [&](const char* key) { return row_text(row, key); };
+  const auto texts = [&](const char* key, std::vector<std::string>& out) { return row_texts(row, key, out); };
   ArchitectureSpan s;
   s.family = text("family");
   s.first_release = text("first_release");
@@ -58,24 +48,11 @@ Result<ArchitectureSpan> parse_span(const nlohmann::json& row, const std::string
 } // namespace
 
 Result<std::vector<ArchitectureSpan>> parse_architecture_spans(std::string_view json_text, const std::string& origin) {
-  const auto doc = nlohmann::json::parse(json_text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("spans") || !doc["spans"].is_array())
-    return fail(ErrorCode::catalog_invalid, fmt::format("{} is not an architecture span table (no 'spans' list)", origin),
-                "fix the architecture span table (data/gpu-architecture-spans.json) and rebuild", origin);
-  std::vector<ArchitectureSpan> out;
-  for (std::size_t i = 0; i < doc["spans"].size(); ++i) {
-    CUDNNCTL_TRY_ASSIGN(auto span, parse_span(doc["spans"][i], origin, i));
-    out.push_back(std::move(span));
-  }
-  return out;
+  return read_table_rows(json_text, origin, k_span_table, parse_span);
 }
 
 const std::vector<ArchitectureSpan>& builtin_architecture_spans() {
-  static const std::vector<ArchitectureSpan> table = [] {
-    auto parsed = parse_architecture_spans(embedded::architecture_spans_json(), "built-in architecture span table");
-    return parsed ? std::move(*parsed) : std::vector<ArchitectureSpan>{};  // tests/catalog checks that it parses
-  }();
-  return table;
+  return builtin_table_rows(k_span_table, embedded::architecture_spans_json(), parse_span);
 }
 
 std::optional<std::string> architecture_span_reason(std::string_view release, std::string_view cuda_variant, unsigned cc_major, unsigned cc_minor,

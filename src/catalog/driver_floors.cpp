@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/catalog/data_table.hpp"
 
 namespace cudnnctl::embedded {
 std::string_view driver_floors_json();  // data/driver-floors.json, embedded by CMake
@@ -30,13 +31,10 @@ bool is_driver_version(const std::string& s) {
   return s.find("..") == std::string::npos;
 }
 
-Result<DriverFloor> parse_floor_row(const nlohmann::json& row, const std::string& origin, std::size_t index) {
-  auto bad = [&](const std::string& why) {
-    return fail(ErrorCode::catalog_invalid, fmt::format("{}: driver floor #{} {}", origin, index, why),
-                "fix the driver floor table (data/driver-floors.json) and rebuild", origin);
-  };
-  if (!row.is_object()) return bad("is not an object");
-  auto text = [&](const char* key) { return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : std::string(); };
+constexpr DataTable k_floor_table{"driver floor table", "driver floor", "floors", "data/driver-floors.json"};
+
+Result<DriverFloor> parse_floor_row(const nlohmann::json& row, const TableRowError& bad, const std::vector<DriverFloor>& before) {
+  const auto text = [&](const char* key) { return row_text(row, key); };
   DriverFloor f;
   const auto cuda = text("cuda");
   const auto dot = cuda.find('.');
@@ -51,34 +49,18 @@ Result<DriverFloor> parse_floor_row(const nlohmann::json& row, const std::string
   f.windows_min = text("windows");
   f.note = text("note");
   if (!is_driver_version(f.linux_min) || !is_driver_version(f.windows_min)) return bad(fmt::format("(CUDA {}) needs dotted Linux and Windows minimums", cuda));
+  for (const auto& seen : before)
+    if (seen.cuda_major == f.cuda_major && seen.cuda_minor == f.cuda_minor) return bad(fmt::format("repeats CUDA {}", f.cuda_major));
   return f;
 }
 
 } // namespace
 
 Result<std::vector<DriverFloor>> parse_driver_floors(std::string_view json_text, const std::string& origin) {
-  const auto doc = nlohmann::json::parse(json_text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("floors") || !doc["floors"].is_array())
-    return fail(ErrorCode::catalog_invalid, fmt::format("{} is not a driver floor table (no 'floors' list)", origin),
-                "fix the driver floor table (data/driver-floors.json) and rebuild", origin);
-  std::vector<DriverFloor> out;
-  for (std::size_t i = 0; i < doc["floors"].size(); ++i) {
-    CUDNNCTL_TRY_ASSIGN(auto row, parse_floor_row(doc["floors"][i], origin, i));
-    for (const auto& seen : out)
-      if (seen.cuda_major == row.cuda_major && seen.cuda_minor == row.cuda_minor)
-        return fail(ErrorCode::catalog_invalid, fmt::format("{}: driver floor #{} repeats CUDA {}", origin, i, row.cuda_major), "", origin);
-    out.push_back(std::move(row));
-  }
-  return out;
+  return read_table_rows(json_text, origin, k_floor_table, parse_floor_row);
 }
 
-const std::vector<DriverFloor>& builtin_driver_floors() {
-  static const std::vector<DriverFloor> table = [] {
-    auto parsed = parse_driver_floors(embedded::driver_floors_json(), "built-in driver floor table");
-    return parsed ? std::move(*parsed) : std::vector<DriverFloor>{};  // tests/catalog checks that it parses
-  }();
-  return table;
-}
+const std::vector<DriverFloor>& builtin_driver_floors() { return builtin_table_rows(k_floor_table, embedded::driver_floors_json(), parse_floor_row); }
 
 std::optional<std::string> driver_floor_for(unsigned cuda_major, std::optional<unsigned> cuda_minor, Os os, const std::vector<DriverFloor>& table) {
   const DriverFloor* major_row = nullptr;

@@ -2,6 +2,7 @@
 // binaries (.nv_fatbin in an ELF file, .nv_fatb in a PE file): SASS architectures, PTX, compression.
 // No GPU and no driver needed; nothing is decompressed.
 #include <algorithm>
+#include <iterator>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -13,8 +14,8 @@
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/install/library_floor.hpp"
-#include "cudnnctl/loader/fatbin_reader.hpp"
+#include "cudnnctl/base/utf8_path.hpp"
+#include "cudnnctl/loader/library_files.hpp"
 
 namespace cudnnctl {
 
@@ -23,24 +24,6 @@ namespace {
 struct GpuCodeOptions {
   std::vector<std::string> paths;
 };
-
-bool is_library_name(const std::string& name) {
-  return is_shared_library_name(name) || (name.size() > 4 && iequals_ascii(name.substr(name.size() - 4), ".dll"));
-}
-
-// A folder's libraries (regular files with a library's name, links left out: their targets are listed), sorted.
-std::vector<std::string> libraries_in(const std::string& folder) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(fs::path(folder), ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code lec;
-    if (it->is_symlink(lec) || !it->is_regular_file(lec) || !is_library_name(it->path().filename().string())) continue;
-    out.push_back(it->path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 nlohmann::json code_to_json(const std::string& path, const GpuCode& code) {
   nlohmann::json entries = nlohmann::json::array();
@@ -85,20 +68,20 @@ CommandRun setup_gpu_code(CLI::App& sub, Io&) {
   auto opts = std::make_shared<GpuCodeOptions>();
   sub.add_option("paths", opts->paths, "Libraries (ELF .so, PE .dll) or folders of them")->required();
   return [opts](Io& io) -> Result<ExitCode> {
-    std::vector<std::string> files;
+    std::vector<FolderLibraryCode> read;
     for (const auto& p : opts->paths) {
       std::error_code ec;
-      if (std::filesystem::is_directory(std::filesystem::path(p), ec)) {
-        const auto found = libraries_in(p);
-        if (found.empty()) io.warn(fmt::format("'{}' holds no library (.so, .dll)", p));
-        files.insert(files.end(), found.begin(), found.end());
-      } else {
-        files.push_back(p);
+      if (!std::filesystem::is_directory(path_from_utf8(p), ec)) {
+        read.push_back({p, read_gpu_code_file(p)});
+        continue;
       }
+      auto found = read_folder_gpu_code(p);
+      if (found.empty()) io.warn(fmt::format("'{}' holds no library (.so, .dll)", p));
+      std::move(found.begin(), found.end(), std::back_inserter(read));
     }
     nlohmann::json libraries = nlohmann::json::array();
-    for (const auto& f : files) {
-      CUDNNCTL_TRY_ASSIGN(auto code, read_gpu_code_file(f));
+    for (const auto& [f, result] : read) {
+      CUDNNCTL_TRY_ASSIGN(const auto& code, result);
       if (io.json) libraries.push_back(code_to_json(f, code));
       else print_code(io.out, f, code);
     }

@@ -15,6 +15,7 @@
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/contract/layout.hpp"
+#include "cudnnctl/loader/library_files.hpp"
 
 namespace cudnnctl {
 
@@ -35,7 +36,7 @@ bool has_dll(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return false;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (to_lower_ascii(utf8_of(e.path().extension())) == ".dll") return true;
+    if (is_dll_name(utf8_of(e.path().filename()))) return true;
   return false;
 }
 

@@ -11,15 +11,10 @@ namespace cudnnctl {
 
 namespace {
 
-std::string member_file_name(const std::string& name) {
-  const auto slash = name.find_last_of("/\\");
-  return slash == std::string::npos ? name : name.substr(slash + 1);
-}
-
 // One library member: its ELF floor read through a forward reader whose every pulled byte also goes to
 // the fat-binary scanner, then the rest of the member drained into the scanner.
 ArchiveLibraryGpuCode read_one_library(const ArchiveEntry& e, const MemberPull& pull, LibraryFloorReport& floor) {
-  const auto name = member_file_name(e.name);
+  const auto name = std::string(base_name(e.name));
   FatbinStreamScanner scanner(e.name);
   const MemberPull tee = [&](char* buf, std::size_t n) {
     const auto got = pull(buf, n);
@@ -42,16 +37,9 @@ ArchiveLibraryGpuCode read_one_library(const ArchiveEntry& e, const MemberPull& 
 
 } // namespace
 
-bool is_dll_name(const std::string& file_name) {
-  return file_name.size() > 4 && iequals_ascii(file_name.substr(file_name.size() - 4), ".dll");
-}
-
 Result<ArchiveLibraryFacts> read_archive_libraries(const std::string& path, ArchiveFormat format) {
   ArchiveLibraryFacts out;
-  const auto want = [](const ArchiveEntry& e) {
-    const auto name = member_file_name(e.name);
-    return is_shared_library_name(name) || is_dll_name(name);
-  };
+  const auto want = [](const ArchiveEntry& e) { return is_library_file_name(std::string(base_name(e.name))); };
   const MemberVisit visit = [&](const ArchiveEntry& e, const MemberPull& pull) {
     out.gpu_code.push_back(read_one_library(e, pull, out.floor));
     return true;

@@ -1,16 +1,13 @@
 #include "cudnnctl/install/gpu_code_gate.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "cudnnctl/base/strings.hpp"
-#include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/catalog/architecture_spans.hpp"
-#include "cudnnctl/install/library_floor.hpp"
-#include "cudnnctl/loader/fatbin_reader.hpp"
+#include "cudnnctl/loader/library_files.hpp"
 
 namespace cudnnctl {
 
@@ -21,20 +18,11 @@ struct StagedCode {
   GpuCode code;
 };
 
+// The staged libraries that carry GPU code (an unreadable one or one without fat binaries is no gap here).
 std::vector<StagedCode> staged_code(const std::string& folder) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (fs::directory_iterator it(path_from_utf8(folder), ec), end; !ec && it != end; it.increment(ec)) {
-    const auto name = utf8_of(it->path().filename());
-    std::error_code lec;
-    const bool library = is_shared_library_name(name) || (name.size() > 4 && iequals_ascii(name.substr(name.size() - 4), ".dll"));
-    if (library && !it->is_symlink(lec) && it->is_regular_file(lec)) files.push_back(it->path());
-  }
-  std::sort(files.begin(), files.end());
   std::vector<StagedCode> out;
-  for (const auto& f : files)
-    if (auto code = read_gpu_code_file(utf8_of(f)); code && !code->entries.empty()) out.push_back({utf8_of(f.filename()), std::move(*code)});
+  for (auto& lib : read_folder_gpu_code(folder))
+    if (lib.code && !lib.code->entries.empty()) out.push_back({std::string(base_name(lib.path)), std::move(*lib.code)});
   return out;
 }
 

@@ -7,18 +7,10 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/archive/reader.hpp"
+#include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/loader/forward_reader.hpp"
 
 namespace cudnnctl {
-
-namespace {
-
-std::string base_name(const std::string& name) {
-  const auto slash = name.find_last_of("/\\");
-  return slash == std::string::npos ? name : name.substr(slash + 1);
-}
-
-} // namespace
 
 void note_library_floor(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf) {
   if (!elf) {
@@ -30,19 +22,12 @@ void note_library_floor(LibraryFloorReport& report, const std::string& name, con
   if (std::find(report.machines.begin(), report.machines.end(), machine) == report.machines.end()) report.machines.push_back(machine);
 }
 
-bool is_shared_library_name(const std::string& file_name) {
-  const auto at = file_name.find(".so");
-  if (at == std::string::npos || at == 0) return false;
-  const auto rest = file_name.substr(at + 3);
-  return rest.empty() || rest[0] == '.';
-}
-
 Result<LibraryFloorReport> archive_library_floor(const std::string& path, ArchiveFormat format) {
   LibraryFloorReport report;
-  const auto want = [](const ArchiveEntry& e) { return is_shared_library_name(base_name(e.name)); };
+  const auto want = [](const ArchiveEntry& e) { return is_shared_library_name(std::string(base_name(e.name))); };
   const MemberVisit visit = [&](const ArchiveEntry& e, const MemberPull& pull) {
     const auto reader = forward_reader([&pull](char* buf, std::size_t n) { return pull(buf, n); });
-    note_library_floor(report, base_name(e.name), read_elf_dynamic(reader, e.name));
+    note_library_floor(report, std::string(base_name(e.name)), read_elf_dynamic(reader, e.name));
     return true;
   };
   CUDNNCTL_TRY(visit_members(path, format, want, visit));
@@ -50,18 +35,11 @@ Result<LibraryFloorReport> archive_library_floor(const std::string& path, Archiv
 }
 
 LibraryFloorReport folder_library_floor(const std::string& folder) {
-  namespace fs = std::filesystem;
   LibraryFloorReport report;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  for (fs::directory_iterator it(fs::path(folder), ec), end; !ec && it != end; it.increment(ec)) {
-    const auto name = it->path().filename().string();
-    std::error_code lec;
-    if (!is_shared_library_name(name) || !it->is_regular_file(lec) || it->is_symlink(lec)) continue;
-    files.push_back(it->path());
+  for (const auto& path : library_files_in(folder)) {
+    const std::string name(base_name(path));
+    if (is_shared_library_name(name)) note_library_floor(report, name, read_elf_file(path));
   }
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) note_library_floor(report, f.filename().string(), read_elf_file(f.string()));
   return report;
 }
 

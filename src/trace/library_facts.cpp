@@ -20,6 +20,7 @@
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/install/receipt.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
+#include "cudnnctl/loader/library_files.hpp"
 #include "cudnnctl/loader/pe_reader.hpp"
 #include "cudnnctl/owner/owner_lookup.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -86,7 +87,7 @@ LibraryFacts describe_library_file(const std::string& path) {
   const fs::path real = fs::weakly_canonical(path, ec);
   const auto real_name = real.filename().string();
   const auto kind = classify_library(fs::path(path).filename().string());
-  const bool dll = to_lower_ascii(real.extension().string()) == ".dll";
+  const bool dll = is_dll_name(real_name);
   if (dll) {
     if (auto pe = read_pe_file(real.string()); pe && !pe->file_version.empty()) f.version = pe->file_version, f.version_source = "version resource";
   } else if (auto elf = read_elf_file(real.string())) {
@@ -154,7 +155,7 @@ TraceSeams real_trace_seams(const platform::Environment& env) {
   s.other_copies = [model, loader_env, usual](const std::string& path, const std::string& requester) {
     // Windows DLLs: the other copies along the Windows search order are not searched yet (and ldconfig is
     // Linux's: not run for them)
-    if (to_lower_ascii(fs::path(path).extension().string()) == ".dll") return std::vector<OtherCopy>{};
+    if (is_dll_name(std::string(base_name(path)))) return std::vector<OtherCopy>{};
     if (!*model) {
       std::error_code cwd_error;
       *model = LinuxSearchOrder::of(platform::MapEnvironment(loader_env), read_ld_cache_text().value_or(std::string()),

@@ -66,13 +66,12 @@ struct AllCommands {
   CLI::App app;
   GlobalOptions global;
   AllCommands() {
-    add_global_options(app, global);
     for (const auto& spec : all_commands()) {
       auto* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
-      add_global_options(*sub, global);
       if (spec.hidden) add_child_log_option(*sub, global);
       (void)spec.setup(*sub, io);
     }
+    add_global_options_everywhere(app, global);
   }
 };
 

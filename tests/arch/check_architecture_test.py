@@ -111,6 +111,21 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out = run(root)
     expect("a named shared renderer of src/commands/ passes", code == 0, out)
 
+    root = fresh_copy(tmp, "header_upward")
+    append(root / "include/cudnnctl/env/toolkit.hpp", '\n#include "cudnnctl/doctor/facts.hpp"\n')
+    code, out = run(root)
+    expect("a header of include/ pointing up the floors fails", code == 1 and "include/cudnnctl/env/toolkit.hpp:" in out and "env includes doctor" in out, out)
+
+    root = fresh_copy(tmp, "docs_order")
+    doc = root / "docs/architecture.md"
+    lines = doc.read_text(encoding="utf-8").split("\n")
+    loader = next(i for i, line in enumerate(lines) if line.startswith("| `loader/`"))
+    row = lines.pop(loader)
+    lines.insert(next(i for i, line in enumerate(lines) if line.startswith("| `install/`")) + 1, row)
+    doc.write_text("\n".join(lines), encoding="utf-8")
+    code, out = run(root)
+    expect("a docs/architecture.md row above a module it uses fails", code == 1 and "the env/ row comes before the loader/ row" in out, out)
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)

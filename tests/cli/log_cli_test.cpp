@@ -164,3 +164,30 @@ TEST_CASE("log cli: doctor -vv logs what its probe and workload children did, ne
   CHECK_THAT(text, Catch::Contains("[info] cudnnctl ") && Catch::Contains(": __probe --lib-dir ") && Catch::Contains("--log-file"));
   CHECK_THAT(text, Catch::Contains("[info] probe: cuDNN reports version 90100") && !Catch::Contains("cudnnctl-log:"));
 }
+
+TEST_CASE("log cli: -v and --log-file are accepted after a subcommand's words, like --json", "[cli][log][global_options]") {
+  TempDir tmp;
+  // catalog list and bundle list: offline; the log names the command line and the exit
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"catalog", "list", "-v"}, {"bundle", "list", "-vv"}}) {
+    INFO(args[0] + " " + args[1]);
+    const auto r = run(args);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.err, Catch::Contains("[info] cudnnctl ") && Catch::Contains("finished in"));
+    CHECK_THAT(r.out, !Catch::Contains("[info]"));
+  }
+  // catalog update -v against a mirror that is not there (127.0.0.1, port 1): a download error, not a usage error
+  const auto update = run({"catalog", "update", "--mirror", "http://127.0.0.1:1", "--timeout", "5", "-v"});
+  CHECK(update.code != 2);
+  CHECK_THAT(update.err, Catch::Contains("[info] cudnnctl ") && Catch::Contains("catalog update") && !Catch::Contains("not expected"));
+  // doctor --log-file FILE after the command: the log goes to the file, at debug level
+  const auto root = linux_toolkit(tmp.path(), "12.4").string();
+  const auto log = tmp.path() / "doctor.log";
+  const auto doctor = run({"doctor", "--cuda-path", root, "--log-file", log.string()});
+  CHECK(doctor.code != 2);
+  const auto text = read_all(log);
+  CHECK_THAT(text, Catch::Contains("[info] cudnnctl ") && Catch::Contains("[debug]"));
+  // bundle list --log-file FILE -v: both on a subcommand, the level from -v
+  const auto list_log = tmp.path() / "bundle.log";
+  REQUIRE(run({"bundle", "list", "--log-file", list_log.string(), "-v"}).code == 0);
+  CHECK_THAT(read_all(list_log), Catch::Contains("[info] cudnnctl ") && !Catch::Contains("[debug]"));
+}

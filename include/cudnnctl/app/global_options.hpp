@@ -1,5 +1,5 @@
 #pragma once
-// Options every command accepts, before or after the command's name: -v/--verbose, --log-file and --json.
+// Options every command and subcommand accepts, before or after the command's words: -v/--verbose, --log-file and --json.
 #include <string>
 
 #include "cudnnctl/base/log.hpp"
@@ -17,13 +17,10 @@ struct GlobalOptions {
   bool log_to_parent = false;  // --log-to-parent (the child commands only): stderr carries relay lines
 };
 
-/// Adds -v/--verbose (repeatable) and --log-file to `app`; called on the program and on each command,
-/// all writing into the same `options`.
-void add_global_options(CLI::App& app, GlobalOptions& options);
-
-/// Adds --json to `app` (the app adds it to the program, every command and every subcommand: one option,
-/// accepted before or after the command's words).
-void add_json_option(CLI::App& app, GlobalOptions& options);
+/// Adds -v/--verbose (repeatable), --log-file and --json to `app` and to every command and subcommand below
+/// it (bundle list, catalog update), all writing into the same `options`: each global option is accepted
+/// before or after the command's words. Call it once the commands are set up.
+void add_global_options_everywhere(CLI::App& app, GlobalOptions& options);
 
 /// Adds the hidden --log-to-parent to a child command (`__probe`, `__workload`): without --log-file, or
 /// when it cannot append to that file, its log goes to stderr as relay lines its parent writes into its

@@ -11,6 +11,7 @@
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/library_floor.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
+#include "cudnnctl/loader/library_files.hpp"  // is_dll_name, is_library_file_name (the names of the members read)
 
 namespace cudnnctl {
 
@@ -24,9 +25,6 @@ struct ArchiveLibraryFacts {
   LibraryFloorReport floor;
   std::vector<ArchiveLibraryGpuCode> gpu_code;  // in archive order
 };
-
-/// True for a Windows library's file name ("cudnn_ops64_9.dll", any case).
-bool is_dll_name(const std::string& file_name);
 
 /// Every regular-file library member of the archive (ELF shared objects and DLLs).
 Result<ArchiveLibraryFacts> read_archive_libraries(const std::string& path, ArchiveFormat format);

@@ -8,6 +8,7 @@
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/loader/glibc_floor.hpp"
+#include "cudnnctl/loader/library_files.hpp"  // is_shared_library_name
 
 namespace cudnnctl {
 
@@ -16,9 +17,6 @@ struct LibraryFloorReport {
   std::vector<std::string> unreadable;  // "name: why"
   std::vector<std::string> machines;    // distinct ELF machines seen ("x86_64")
 };
-
-/// True for a shared-library file name ("libcudnn.so.9", "libcudnn_ops.so.9.19.0"), not for "libfoo.a".
-bool is_shared_library_name(const std::string& file_name);
 
 /// Adds one library's ELF reading to the report (an error: the library is listed as unreadable).
 void note_library_floor(LibraryFloorReport& report, const std::string& name, const Result<ElfDynamicInfo>& elf);
