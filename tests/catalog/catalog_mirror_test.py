@@ -332,6 +332,22 @@ for k in range(1, len(changes) + 1):
 print(f"install step: killed at each of {killed} changes, each finished by the next doctor --fix")
 check(killed == len(changes) and killed > 5, f"the sweep ran: {killed} of {len(changes)}")
 
+# one run, four planted problems: an install killed after its journal was written, a dead run's staging folder, no
+# cuDNN (a mirror given) and so no toolkit folder in the ld.so cache: recovered, installed, then put first on the
+# loader path (planned again after the install), and the doctor passes
+fresh(tk4)
+os.makedirs(os.path.join(tk4, ".cudnnctl", "staging-4242", "lib"))
+open(os.path.join(tk4, ".cudnnctl", "staging-4242", "lib", "libcudnn.so.9"), "w").write("half extracted")
+json.dump({"schema_version": 1, "id": "j1", "description": f"install {TOP} into {tk4}", "phase": "applying", "moves": [],
+           "remove_on_commit": [], "remove_on_rollback": []}, open(os.path.join(tk4, ".cudnnctl", "journal.json"), "w"))
+rc, out, err = run(*SWEEP[:1], "--cuda-path", tk4, *SWEEP[1:], "--json")
+doc = json.loads(out) if out.strip().startswith("{") else {}
+check(rc == 0 and [r["operation"] for r in doc.get("results", [])] == ["recover", "install", "path"] and all(r["applied"] for r in doc["results"])
+      and not whole(tk4), f"one doctor --fix --yes recovers, installs and puts the toolkit first (rc {rc}): {whole(tk4)} {out[-600:]}{err[-300:]}")
+rc, out, err = run(*SWEEP[:1], "--cuda-path", tk4, *SWEEP[1:], "--json")
+check(rc == 0 and not (json.loads(out) if out.strip().startswith("{") else {"plan": {"steps": [1]}})["plan"]["steps"],
+      f"then nothing is left to plan (rc {rc}): {out[-300:]}")
+
 # a version no catalog knows, in a fresh cache: --offline reads nothing; fetch reads the release's manifest first
 ENV2 = dict(ENV, XDG_CACHE_HOME=os.path.join(TMP, "cache2"))
 USER2 = os.path.join(TMP, "cache2", "cudnnctl", "catalog.json")
