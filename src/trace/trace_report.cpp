@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/owner/owner.hpp"
 
 namespace cudnnctl {
 
@@ -226,7 +227,8 @@ ProcessStack stack_of(long pid, const TraceReport& r, const TraceState& st) {
   for (const auto* l : p.libs) {
     const bool cudnn = l->kind.family == LibFamily::cudnn || l->kind.family == LibFamily::cudnn_sub;
     if (l->kind.family == LibFamily::cudnn && !p.main) p.main = l;
-    if (cudnn && !l->facts.version.empty()) p.versions[release_of(l->facts.version)].push_back(l->name);
+    if (cudnn && !l->facts.version.empty())  // each file with its folder and owner: the fix is its owner's (docs/owners.md)
+      p.versions[release_of(l->facts.version)].push_back(fmt::format("{} in {} ({})", l->name, dir_name(l->path), describe(l->facts.owner)));
     if ((l->kind.family == LibFamily::cudart || l->kind.family == LibFamily::cublas || l->kind.family == LibFamily::cublaslt ||
          l->kind.family == LibFamily::nvrtc) && l->kind.major) {
       p.cuda_majors.insert(l->kind.major);
@@ -246,7 +248,8 @@ void main_cudnn_faults(long pid, const ProcessStack& p, const std::string& want_
   for (const auto* l : p.libs)
     if (l->kind.family == LibFamily::cudnn_sub && dir_name(l->path) != dir_name(main->path))
       r.faults.push_back({"loader.sublibrary.elsewhere", pid,
-                          fmt::format("{} comes from {} ({}), but {} from {}", l->name, dir_name(l->path), l->step, main->name, dir_name(main->path))});
+                          fmt::format("{} comes from {} ({}), but {} from {}; owners: {}, and {}", l->name, dir_name(l->path), l->step, main->name,
+                                      dir_name(main->path), describe(l->facts.owner), describe(main->facts.owner))});
   if (!want_cudnn.empty() && !main->facts.version.empty() &&
       (compare_versions(main->facts.version, want_cudnn) < 0 ||
        compare_versions(main->facts.version.substr(0, main->facts.version.find('.')), want_cudnn.substr(0, want_cudnn.find('.'))) != 0))

@@ -147,7 +147,9 @@ TEST_CASE("fetch: a download killed mid-way places nothing, leaves a sidecar, an
   REQUIRE(std::system(cmd.c_str()) == 0);
   const auto part = fs::path(cache) / (k_name + ".part");
   const auto side = fs::path(part.string() + ".state");
-  for (int i = 0; i < 100 && !fs::exists(side); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // the child's start is not timed (a loaded machine, ASan): its first sidecar write is waited for, up to 60 s
+  for (int i = 0; i < 1200 && !fs::exists(side); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(fs::exists(side));
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // ~120 KB of the 300 KB, one sidecar write a second
   std::string pid;
   std::ifstream(pid_file) >> pid;

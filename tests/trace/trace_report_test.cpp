@@ -10,11 +10,13 @@ using namespace cudnnctl;
 
 namespace {
 // Facts by path, as the real seam would find them on disk.
-TraceSeams seams(std::map<std::string, std::string> versions, std::map<std::string, std::vector<OtherCopy>> others = {}) {
+TraceSeams seams(std::map<std::string, std::string> versions, std::map<std::string, std::vector<OtherCopy>> others = {},
+                 std::map<std::string, Owner> owners = {}) {
   TraceSeams s;
-  s.describe = [versions](const std::string& p) {
+  s.describe = [versions, owners](const std::string& p) {
     LibraryFacts f;
     if (auto it = versions.find(p); it != versions.end()) f.version = it->second, f.version_source = "file name";
+    if (auto it = owners.find(p); it != owners.end()) f.owner = it->second;
     return f;
   };
   s.other_copies = [others](const std::string& p, const std::string&) {
@@ -111,13 +113,21 @@ TEST_CASE("trace faults: sub-library elsewhere, mixed releases, older than wante
       "S\t5\tasked\tlibcudnn_cnn.so.9\t/old/libcudnn.so.9\n"
       "S\t5\tRUNPATH\t/old/libcudnn_cnn.so.9\t/old/libcudnn.so.9\n");
   OtherCopy installed{"/toolkit/lib64/libcudnn.so.9", "9.19.0", "later in the search order (ld.so cache)", true};
+  Owner dpkg;
+  dpkg.kind = OwnerKind::dpkg;
+  dpkg.package = "libcudnn9-cuda-12";
+  dpkg.version = "9.1.0.70-1";
   const auto r = build_trace_report(events, seams({{"/old/libcudnn.so.9", "9.1.0"}, {"/new/libcudnn_graph.so.9", "9.19.0"}},
-                                                  {{"/old/libcudnn.so.9", {installed}}}),
+                                                  {{"/old/libcudnn.so.9", {installed}}}, {{"/old/libcudnn.so.9", dpkg}}),
                                     "9.8");
   const auto ids = fault_ids(r);
   CHECK(ids == std::vector<std::string>{"loader.versions.mixed", "loader.sublibrary.elsewhere", "files.search_path", "files.search_path",
                                         "loader.cuda-majors", "files.complete"});
   CHECK(r.faults[1].detail.find("libcudnn_graph.so.9 comes from /new (ld.so cache), but libcudnn.so.9 from /old") != std::string::npos);
+  // each release's files with their folders and owners, so that the fix can be the owner's own
+  CHECK_THAT(r.faults[0].detail, Catch::Contains("9.1.0: libcudnn.so.9 in /old (dpkg: libcudnn9-cuda-12 9.1.0.70-1)") &&
+                                     Catch::Contains("libcudnn_graph.so.9 in /new (not owned by any package manager)"));
+  CHECK_THAT(r.faults[1].detail, Catch::Contains("owners: not owned by any package manager, and dpkg: libcudnn9-cuda-12 9.1.0.70-1"));
   CHECK(r.faults[3].detail.find("the cuDNN cudnnctl installed (/toolkit/lib64/libcudnn.so.9 9.19.0) is not the one loaded") != std::string::npos);
   CHECK(r.faults[4].detail.find("majors 12 and 13") != std::string::npos);
   REQUIRE(r.missing.size() == 1);
