@@ -187,4 +187,16 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   return r;
 }
 
+std::vector<std::string> package_copy_warnings(const ShadowReport& report, const std::string& installed_dir) {
+  std::vector<std::string> out;
+  for (const auto& c : report.copies) {
+    if (!c.wins || c.installed || !c.owner.foreign()) continue;
+    out.push_back(fmt::format("programs asking for {} will load cuDNN {} from {} ({}), not the copy installed in {}; fix: remove that "
+                              "package with {}, or put {} first on the loader path (cudnnctl path --apply)",
+                              c.main_file, c.version, c.dir, describe(c.owner), installed_dir, removal_fix(c.owner, c.dir + "/" + c.main_file),
+                              installed_dir));
+  }
+  return out;
+}
+
 } // namespace cudnnctl
