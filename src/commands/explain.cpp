@@ -65,12 +65,15 @@ struct Here {
 class HereChecker {
 public:
   explicit HereChecker(const std::string& driver_library)
-      : gpu_(Machine(driver_library), [this] { return cudnn_dir(); }, platform::detect_host().os) {}
+      : driver_library_(driver_library), machine_(std::make_shared<Machine>(driver_library)),
+        gpu_(machine_, [this] { return cudnn_dir(); }, platform::detect_host().os) {}
 
   Here check(const ExplainMatch& m) {
     Here h;
-    h.gpu = gpu_.findings(m);
+    // the doctor first: its probe (when its check loads cuDNN) hands the GPUs to the shared machine, so the GPU
+    // findings start no second child
     h.doctor = doctor_findings(m);
+    h.gpu = gpu_.findings(m);
     if (m.text.find("SUBLIBRARY_VERSION_MISMATCH") != std::string::npos || m.text.find("SUBLIBRARY_LOADING_FAILED") != std::string::npos)
       h.mixed = mixed_here();
     if (m.library.empty()) return h;
@@ -95,6 +98,8 @@ private:
       DoctorOptions o;
       o.only_checks = {check};
       o.self_exe = platform::self_executable();
+      o.driver_library = driver_library_;
+      o.machine = machine_;
       platform::ProcessEnvironment env;
       std::vector<std::string> lines;
       for (const auto& c : run_doctor(o, env).checks)
@@ -153,6 +158,8 @@ private:
   platform::ProcessEnvironment env_;
   platform::HostPlatform host_ = platform::detect_host();
   std::optional<LookupPlaces> places_;
+  std::string driver_library_;
+  std::shared_ptr<Machine> machine_;  // this run's machine: the doctor's probe and the GPU findings share it
   GpuHereChecker gpu_;
   std::map<std::string, std::vector<std::string>> doctor_runs_;  // check id -> its findings here
 };

@@ -6,6 +6,7 @@
 
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/gpu/status_names.hpp"
+#include "cudnnctl/loader/gpu_arch.hpp"
 
 namespace cudnnctl {
 
@@ -13,7 +14,6 @@ namespace {
 
 const ProbeResult* probe_of(const DoctorFacts& f) { return f.probe && *f.probe ? &**f.probe : nullptr; }
 
-bool driver_ok(const ProbeResult& p) { return p.driver_ready(); }
 
 std::string min_driver(const DoctorFacts& f, Os os) {
   std::string out;
@@ -77,34 +77,36 @@ void check_driver_library(const DoctorFacts& f, Checks& out) {
 
 void check_driver_version(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
-  const auto* p = probe_of(f);
-  if (!t || f.offline || !p || !driver_ok(*p)) return;
+  const auto* g = f.gpus();
+  if (!t || f.offline || !g || !g->driver_found) return;
   const auto minimum = min_driver(f, f.host_os);
-  if (f.driver_version.empty())
+  const auto& driver_version = g->driver_version;
+  if (driver_version.empty())
     out.push_back(make_check("driver.version", 4, CheckStatus::skip, fmt::format("the driver version could not be read from {}", f.driver_version_file)));
   else if (minimum.empty())
     out.push_back(make_check("driver.version", 4, CheckStatus::pass,
-                             fmt::format("driver {}; the catalog has no minimum for cuDNN {} cuda{}", f.driver_version,
+                             fmt::format("driver {}; the catalog has no minimum for cuDNN {} cuda{}", driver_version,
                                          f.header ? f.header->text() : "?", t->major())));
-  else if (compare_dotted(f.driver_version, minimum) < 0)
+  else if (compare_dotted(driver_version, minimum) < 0)
     out.push_back(make_check("driver.version", 4, CheckStatus::fail,
-                             fmt::format("driver {} is older than {}, the minimum NVIDIA lists for cuDNN {} cuda{}", f.driver_version, minimum,
+                             fmt::format("driver {} is older than {}, the minimum NVIDIA lists for cuDNN {} cuda{}", driver_version, minimum,
                                          f.header ? f.header->text() : "?", t->major()),
                              "driver.version"));
   else
-    out.push_back(make_check("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's minimum)", f.driver_version, minimum)));
+    out.push_back(make_check("driver.version", 4, CheckStatus::pass, fmt::format("driver {} >= {} (NVIDIA's minimum)", driver_version, minimum)));
 }
 
 void check_device(const DoctorFacts& f, Checks& out) {
   const auto* p = probe_of(f);
-  if (!f.tk() || f.offline || !p || !driver_ok(*p)) return;
+  const auto* g = f.gpus();
+  if (!f.tk() || f.offline || !p || !g || !g->driver_found) return;
   std::vector<std::string> ccs;
   for (const auto& r : f.support) ccs.insert(ccs.end(), r.compute_capabilities.begin(), r.compute_capabilities.end());
   const auto max = p->max_device_version.value_or(0);
-  for (std::size_t i = 0; i < p->devices.size(); ++i) {
-    const auto& d = p->devices[i];
-    const auto cc = fmt::format("{}.{}", d.cc_major, d.cc_minor);
-    const unsigned encoded = static_cast<unsigned>(d.cc_major * 100 + d.cc_minor * 10);
+  for (std::size_t i = 0; i < g->devices.size(); ++i) {
+    const auto& d = g->devices[i];
+    const auto cc = cc_text(d.cc);
+    const unsigned encoded = d.cc.major * 100 + d.cc.minor * 10;
     if (max && encoded > max)
       out.push_back(make_check("device.arch", 4, CheckStatus::fail,
                                fmt::format("GPU {} {} (compute {}) is newer than this cuDNN knows (up to {}.{})", i, d.name, cc, max / 100, max % 100 / 10),

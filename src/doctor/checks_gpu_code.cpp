@@ -98,7 +98,7 @@ std::string file_names(const std::vector<const LibraryGpuCode*>& libs) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-Check device_without_cudnn_code(const DoctorFacts& f, std::size_t i, const DeviceInfo& d, ComputeCapability cc,
+Check device_without_cudnn_code(const DoctorFacts& f, std::size_t i, const GpuDevice& d, ComputeCapability cc,
                                 const std::vector<const LibraryGpuCode*>& libs, const std::vector<const LibraryGpuCode*>& missing) {
   Check c = make_check("device.gpu_code", 4, CheckStatus::fail,
                        fmt::format("GPU {} {} (compute {}) has no code in {}: {} carry {}, and none of it runs on {}", i, d.name, cc_text(cc),
@@ -114,7 +114,7 @@ Check device_without_cudnn_code(const DoctorFacts& f, std::size_t i, const Devic
   return c;
 }
 
-void check_frameworks_on_device(const DoctorFacts& f, std::size_t i, const DeviceInfo& d, ComputeCapability cc, Checks& out) {
+void check_frameworks_on_device(const DoctorFacts& f, std::size_t i, const GpuDevice& d, ComputeCapability cc, Checks& out) {
   for (const auto* l : with_code(f.gpu_code.frameworks)) {
     if (code_fit(l->code->sass(), l->code->ptx(), cc).kind != CodeFit::Kind::none) {
       out.push_back(make_check("device.gpu_code_framework", 4, CheckStatus::pass,
@@ -134,13 +134,12 @@ void check_frameworks_on_device(const DoctorFacts& f, std::size_t i, const Devic
 }
 
 void check_device_gpu_code(const DoctorFacts& f, Checks& out) {
-  const auto* p = f.probe && *f.probe ? &**f.probe : nullptr;
-  if (!f.tk() || f.offline || !p || !p->driver_ready() || !f.gpu_code.gathered) return;
+  const auto* g = f.gpus();
+  if (!f.tk() || f.offline || !g || !g->driver_found || !f.gpu_code.gathered) return;
   const auto libs = with_code(f.gpu_code.cudnn);
-  for (std::size_t i = 0; i < p->devices.size(); ++i) {
-    const auto& d = p->devices[i];
-    if (d.cc_major <= 0 || d.cc_minor < 0) continue;
-    const ComputeCapability cc{static_cast<unsigned>(d.cc_major), static_cast<unsigned>(d.cc_minor)};
+  for (std::size_t i = 0; i < g->devices.size(); ++i) {
+    const auto& d = g->devices[i];
+    const auto& cc = d.cc;
     if (!libs.empty()) {
       const auto missing = without_code_for(libs, cc);
       if (!missing.empty()) out.push_back(device_without_cudnn_code(f, i, d, cc, libs, missing));

@@ -1,8 +1,6 @@
 #include "cudnnctl/doctor/explain_gpu_here.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +11,7 @@
 #include "cudnnctl/catalog/driver_floors.hpp"
 #include "cudnnctl/install/archive_libraries.hpp"
 #include "cudnnctl/install/library_floor.hpp"
+#include "cudnnctl/loader/library_files.hpp"
 
 namespace cudnnctl {
 
@@ -112,26 +111,18 @@ std::vector<std::string> gpu_here_findings(const GpuHereFacts& facts, GpuMessage
 }
 
 std::vector<CudnnLibraryCode> cudnn_code_in(const std::string& folder) {
-  namespace fs = std::filesystem;
-  std::set<std::string> seen;
-  std::vector<std::string> paths;
-  std::error_code ec;
-  for (fs::directory_iterator it(path_from_utf8(folder), ec), end; !ec && it != end; it.increment(ec)) {
-    const auto name = utf8_of(it->path().filename());
-    const bool cudnn = name.starts_with("libcudnn") ? is_shared_library_name(name) : (name.starts_with("cudnn") && is_dll_name(name));
-    std::error_code lec;
-    if (!cudnn || !it->is_regular_file(lec)) continue;
-    const auto real = utf8_of(fs::canonical(it->path(), lec));
-    if (!lec && seen.insert(real).second) paths.push_back(real);
-  }
-  std::sort(paths.begin(), paths.end());
+  // the loader module's one folder scan (library files, links left out: their targets are listed), the cuDNN
+  // ones read; not read_folder_gpu_code, which would read every library of a system folder
   std::vector<CudnnLibraryCode> out;
-  for (const auto& p : paths)
-    if (auto code = read_gpu_code_file(p); code && !code->entries.empty()) out.push_back({p, std::move(*code)});
+  for (const auto& path : library_files_in(folder)) {
+    const auto name = here_file_name(path);
+    if (!name.starts_with("libcudnn") && !(name.starts_with("cudnn") && is_dll_name(name))) continue;
+    if (auto code = read_gpu_code_file(path); code && !code->entries.empty()) out.push_back({path, std::move(*code)});
+  }
   return out;
 }
 
-GpuHereChecker::GpuHereChecker(Machine machine, std::function<std::string()> find_cudnn_dir, Os os)
+GpuHereChecker::GpuHereChecker(std::shared_ptr<Machine> machine, std::function<std::string()> find_cudnn_dir, Os os)
     : machine_(std::move(machine)), find_cudnn_dir_(std::move(find_cudnn_dir)), os_(os) {}
 
 std::vector<std::string> GpuHereChecker::findings(const ExplainMatch& m) {
@@ -140,7 +131,7 @@ std::vector<std::string> GpuHereChecker::findings(const ExplainMatch& m) {
   if (!facts_) {
     GpuHereFacts f;
     f.os = os_;
-    f.machine = machine_.gpus();
+    f.machine = machine_->gpus();
     f.cudnn_dir = find_cudnn_dir_();
     if (!f.cudnn_dir.empty()) f.libraries = cudnn_code_in(f.cudnn_dir);
     facts_ = std::move(f);

@@ -187,6 +187,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.no_gpu = o.no_gpu;
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;
+  f.machine = o.machine ? o.machine : std::make_shared<Machine>(f.driver_library);
   gather_toolkit(f, o, env);
   gather_cuda_vars(f, env, sys);
   const auto* t = f.tk();
@@ -226,6 +227,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
     log::Phase phase("doctor: wait for the probe");
     probing.get();
   }
+  know_probe_gpus(f);  // after gather_driver: the driver's version goes with the GPUs
   if (!f.offline && (needs & need_workload)) gather_workload(f, sys);
   return f;
 }

@@ -54,6 +54,12 @@ void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) {
   f.probe = sys.probe(req, o.probe_timeout_ms);
 }
 
+void know_probe_gpus(DoctorFacts& f) {
+  if (!f.probe || !*f.probe) return;
+  if (!f.machine) f.machine = std::make_shared<Machine>(f.driver_library);
+  f.machine->know_gpus(machine_gpus_of(**f.probe, f.driver_version));
+}
+
 void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;

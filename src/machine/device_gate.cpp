@@ -21,8 +21,22 @@ std::string parse_driver_version(const std::string& text) {
   return {};
 }
 
-MachineGpus probe_machine_gpus(const std::string& driver_library) {
+MachineGpus machine_gpus_of(const ProbeResult& probe, std::string driver_version) {
   MachineGpus out;
+  if (probe.timed_out) out.unanswered = "it did not answer in time";
+  else if (probe.signal) out.unanswered = fmt::format("it stopped on signal {}", probe.signal);
+  else if (!probe.completed) out.unanswered = "it stopped before it finished";
+  if (!probe.driver_ready()) return out;
+  out.driver_found = true;
+  out.driver_api_version = probe.driver_api_version;
+  for (const auto& d : probe.devices)
+    if (d.cc_major > 0 && d.cc_minor >= 0)
+      out.devices.push_back({d.name, {static_cast<unsigned>(d.cc_major), static_cast<unsigned>(d.cc_minor)}});
+  out.driver_version = std::move(driver_version);
+  return out;
+}
+
+MachineGpus probe_machine_gpus(const std::string& driver_library) {
   const auto host = platform::detect_host();
   ProbeRequest req;
   req.driver_only = true;
@@ -30,21 +44,15 @@ MachineGpus probe_machine_gpus(const std::string& driver_library) {
   req.driver_library = !driver_library.empty() ? driver_library : host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1";
   const auto probe = run_probe(platform::self_executable(), req, 30000);
   if (!probe) {
+    MachineGpus out;
     out.unanswered = probe.error().message;
     return out;
   }
-  if (probe->timed_out) out.unanswered = "it did not answer within 30 s";
-  else if (probe->signal) out.unanswered = fmt::format("it stopped on signal {}", probe->signal);
-  else if (!probe->completed) out.unanswered = "it stopped before it finished";
+  std::string driver_version;
+  if (host.os == Os::linux_os && probe->driver_ready())
+    if (const auto text = read_text_file(path_from_utf8("/proc/driver/nvidia/version"), 1 << 16)) driver_version = parse_driver_version(*text);
+  auto out = machine_gpus_of(*probe, std::move(driver_version));
   if (!out.unanswered.empty()) log::info("install: the driver-only probe child failed: {}; its stderr: {}", out.unanswered, probe->child_stderr);
-  if (!probe->driver_ready()) return out;
-  out.driver_found = true;
-  out.driver_api_version = probe->driver_api_version;
-  for (const auto& d : probe->devices)
-    if (d.cc_major > 0 && d.cc_minor >= 0)
-      out.devices.push_back({d.name, {static_cast<unsigned>(d.cc_major), static_cast<unsigned>(d.cc_minor)}});
-  if (host.os == Os::linux_os)
-    if (const auto text = read_text_file(path_from_utf8("/proc/driver/nvidia/version"), 1 << 16)) out.driver_version = parse_driver_version(*text);
   return out;
 }
 

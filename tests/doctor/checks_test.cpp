@@ -126,6 +126,9 @@ TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor]
   p.driver_loaded = false;
   p.driver_error = "libcuda.so.1: cannot open shared object file";
   f.probe = p;
+  know_probe_gpus(f);
+  REQUIRE(f.gpus());
+  CHECK_FALSE(f.gpus()->driver_found);
   CHECK(run_check(f, "driver.library")[0].id == "driver.library");
   CHECK(run_check(f, "driver.library")[0].status == CheckStatus::skip);
   CHECK(run_check(f, "driver.version").empty());
@@ -137,6 +140,9 @@ TEST_CASE("layers 4 and 5 on a scripted probe: no driver, then a GPU", "[doctor]
   p.create_status = 0;
   f.probe = p;
   f.driver_version = "550.54.14";
+  // the checks read the GPUs and the driver from the run's machine, where the probe's answer is handed
+  CHECK(run_check(f, "device.arch").empty());  // the machine still holds the driverless answer
+  know_probe_gpus(f);
   SupportRow row;
   row.min_driver_linux = "525.60.13";
   row.compute_capabilities = {"5.0", "9.0"};
@@ -246,6 +252,50 @@ TEST_CASE("only layer 2 starts no child process and a full run probes once", "[d
   run_doctor(o, env, sys);
   CHECK(sys.probes == 1);
   CHECK(sys.workloads == 0);  // the scripted probe failed: no GPU, no workload
+}
+
+TEST_CASE("the doctor's probe answer is handed to the run's Machine: no second child, and device.arch reads its GPUs", "[doctor][checks][machine]") {
+  TempDir tmp;
+  const auto root = linux_toolkit(tmp.path(), "12.4");
+  FakeSystem sys;
+  sys.dirs[(root / "lib64").string()] = {"libcudnn.so.9", "libcudnn_graph.so.9"};
+  ProbeResult p;
+  p.version = 90100;
+  p.completed = true;
+  p.driver_loaded = true;
+  p.cu_init = 0;
+  p.driver_api_version = 12080;
+  p.devices = {{"NVIDIA H200", 9, 0}, {"NVIDIA RTX 5090", 12, 0}};
+  sys.probe_result = p;
+  sys.files["/proc/driver/nvidia/version"] = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  Thu Jan 9 2025\n";
+  int driver_only_children = 0;
+  DoctorOptions o;
+  o.cuda_path = root.string();
+  o.only_checks = {"device.arch", "driver.version"};
+  o.machine = std::make_shared<Machine>("", [&](const std::string&) {
+    ++driver_only_children;
+    return MachineGpus{};
+  });
+  const auto r = run_doctor(o, platform::MapEnvironment(std::map<std::string, std::string>{}), sys);
+  CHECK(sys.probes == 1);
+  CHECK(driver_only_children == 0);
+  CHECK(o.machine->asks() == 0);
+  const auto* known = o.machine->known();
+  REQUIRE(known);
+  CHECK(known->driver_found);
+  CHECK(known->driver_api_version == 12080);
+  CHECK(known->driver_version == "570.86.15");
+  REQUIRE(known->devices.size() == 2);
+  CHECK(known->devices[1].name == "NVIDIA RTX 5090");
+  CHECK(known->devices[1].cc.major == 12u);
+  std::vector<std::string> gpus;
+  for (const auto& c : r.checks)
+    if (c.id == "device.arch") gpus.push_back(c.finding);
+  REQUIRE(gpus.size() == 2);
+  CHECK_THAT(gpus[1], Catch::Contains("GPU 1 NVIDIA RTX 5090 (compute 12.0)"));
+  // the same Machine asked afterwards (install's gate, explain --here) answers from the doctor's probe
+  CHECK(o.machine->gpus().devices.size() == 2);
+  CHECK(driver_only_children == 0);
 }
 
 TEST_CASE("files.receipt: all listed files match, but cuDNN files the receipt does not list are beside them: a warning naming them", "[doctor][checks][stale]") {

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
+#include "../archive/test_archives.hpp"
+#include "../skip.hpp"
+
 #include "cudnnctl/doctor/explain_gpu_here.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 
@@ -91,4 +96,22 @@ TEST_CASE("explain --here: the driver against NVIDIA's floor for the cuDNN's CUD
   auto no_ptx = facts_with({}, "550.54.15", 12040);
   no_ptx.libraries.resize(1);  // the precompiled engines only: SASS, no PTX to tell the CUDA major
   CHECK_THAT(gpu_here_findings(no_ptx, GpuMessageFamily::driver)[0], Catch::Contains("is not known"));
+}
+
+TEST_CASE("explain --here: the cuDNN folder's libraries come from the loader's one scan, each file once, others left out",
+          "[explain_gpu_here]") {
+  namespace fs = std::filesystem;
+  const fs::path real = "/usr/local/cuda/lib64/libcudnn_cnn.so.9";
+  if (!fs::exists(real)) CUDNNCTL_SKIP("no cuDNN 9 in /usr/local/cuda/lib64 to copy");
+  TempDir tmp;
+  const auto dir = tmp.path();
+  fs::copy_file(real, dir / "libcudnn_cnn.so.9.19.0");
+  fs::create_symlink("libcudnn_cnn.so.9.19.0", dir / "libcudnn_cnn.so.9");  // the link is not read a second time
+  fs::copy_file(real, dir / "libother_kernels.so.1");                        // GPU code, but not cuDNN's
+  fs::copy_file(real, dir / "libcudnn_cnn.a");                              // not a library a loader maps
+  const auto libs = cudnn_code_in(dir.string());
+  REQUIRE(libs.size() == 1);
+  CHECK(fs::path(libs[0].path).filename() == "libcudnn_cnn.so.9.19.0");
+  CHECK_FALSE(libs[0].code.entries.empty());
+  CHECK(cudnn_code_in((dir / "missing").string()).empty());
 }

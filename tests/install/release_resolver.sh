@@ -119,6 +119,14 @@ check "install latest -v: one probe child" [ "$(probes "$log")" = 1 ]
 log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v doctor --cuda-path tk13b --driver-library "$FAKE_CUDA" 2>&1)
 echo "$log" | grep -E "__probe " | head -5
 check "doctor -v on the planted machine: one probe child" [ "$(probes "$log")" = 1 ]
+# explain --here on a driver message runs the doctor's driver.version check (its probe loads cuDNN) and the GPU
+# findings over one shared machine: the doctor's probe answers both, no driver-only child beside it
+printf 'RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n' > driver_message.log
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=12040 CUDA_PATH="$PWD/tk13b" LD_LIBRARY_PATH="$PWD/tk13b/lib64" "$C" -v explain driver_message.log \
+      --here --driver-library "$FAKE_CUDA" 2>&1); rc=$?
+echo "$log" | grep -E "__probe |doctor driver.version|driver " | head -8
+check "explain --here -v on a driver message: exit 0, the doctor's check and the GPU finding, one probe child" \
+  [ $rc -eq 0 -a "$(grep -c "doctor driver.version" <<< "$log")" -ge 1 -a "$(probes "$log")" = 1 ]
 log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v fetch 9.28 --cuda-path tk13b --offline --catalog catalog.json --cache cache \
       --driver-library "$FAKE_CUDA" 2>&1); rc=$?
 check "fetch 9.28 -v (offline, from the cache): exit 0, one resolution, one probe child" \

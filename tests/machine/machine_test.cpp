@@ -74,3 +74,30 @@ TEST_CASE("machine: an answer known already (the doctor's probe) starts no child
   none.devices.push_back({"ghost", {9, 0}});
   CHECK(machine_facts("linux-x86_64", nullptr, &none).gpus.empty());
 }
+
+TEST_CASE("machine: a probe's answer becomes the GPUs and the driver in one place (machine_gpus_of)", "[machine]") {
+  ProbeResult p;
+  p.completed = true;
+  p.driver_loaded = true;
+  p.cu_init = 0;
+  p.driver_api_version = 13000;
+  p.devices = {{"NVIDIA B200", 10, 0}, {"undescribed", 0, 0}};
+  const auto g = machine_gpus_of(p, "580.95.05");
+  CHECK(g.driver_found);
+  CHECK(g.unanswered.empty());
+  CHECK(g.driver_api_version == 13000);
+  CHECK(g.driver_version == "580.95.05");
+  REQUIRE(g.devices.size() == 1);  // a device without a compute capability is not a GPU to compare
+  CHECK(g.devices[0].name == "NVIDIA B200");
+  CHECK(g.devices[0].cc.major == 10u);
+  // cuInit failed: no driver, no GPUs, and the version read beside it is not taken
+  p.cu_init = 100;
+  const auto none = machine_gpus_of(p, "580.95.05");
+  CHECK_FALSE(none.driver_found);
+  CHECK(none.devices.empty());
+  CHECK(none.driver_version.empty());
+  // a child that stopped early says why
+  p.completed = false;
+  p.signal = 11;
+  CHECK(machine_gpus_of(p, "").unanswered == "it stopped on signal 11");
+}

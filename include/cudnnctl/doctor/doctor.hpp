@@ -13,6 +13,7 @@
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
 #include "cudnnctl/machine/device_gate.hpp"  // parse_driver_version
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {
@@ -59,6 +60,10 @@ struct DoctorOptions {
   // the system root whose ld.so cache is read and whose /etc/ld.so.conf.d `doctor --fix` writes ("/"; another root:
   // an image, tests)
   std::string system_root = "/";
+
+  // this run's machine (explain --here shares its own): the doctor's probe hands it the GPUs and the driver
+  // (Machine::know_gpus), and the layer-4 checks read them there; null: the doctor makes its own
+  std::shared_ptr<Machine> machine;
 };
 
 /// The cuDNN the doctor found in the toolkit, as a fleet compares nodes by it (doctor --prometheus, --nfd,

@@ -7,6 +7,7 @@
 // this (it is a domain module below the probe); the facts are gathered here, once, and only when a message of
 // these families is met.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,19 +43,21 @@ std::optional<unsigned> cuda_major_of_ptx(const std::vector<CudnnLibraryCode>& l
 /// What --here says for a message of the family: a sentence per GPU (kernel) or about the driver.
 std::vector<std::string> gpu_here_findings(const GpuHereFacts& facts, GpuMessageFamily family);
 
-/// The cuDNN libraries (libcudnn*.so*, cudnn*.dll) directly in `folder` whose GPU code can be read, each once.
+/// The cuDNN libraries (libcudnn*.so*, cudnn*.dll) directly in `folder` whose GPU code can be read: the regular
+/// files of loader/library_files.hpp's library_files_in (a link is read through its target, listed there).
 std::vector<CudnnLibraryCode> cudnn_code_in(const std::string& folder);
 
 /// Gathers the facts on first use, then answers each match of the two families.
 class GpuHereChecker {
 public:
-  /// `machine`: this machine (its GPUs asked at the first match of the families); `find_cudnn_dir` names the
-  /// folder the loader takes libcudnn from (empty: none).
-  GpuHereChecker(Machine machine, std::function<std::string()> find_cudnn_dir, Os os);
+  /// `machine`: this run's machine, shared (a doctor run over it hands in its probe's GPUs; else they are asked
+  /// at the first match of the families); `find_cudnn_dir` names the folder the loader takes libcudnn from
+  /// (empty: none).
+  GpuHereChecker(std::shared_ptr<Machine> machine, std::function<std::string()> find_cudnn_dir, Os os);
   std::vector<std::string> findings(const ExplainMatch& m);
 
 private:
-  Machine machine_;
+  std::shared_ptr<Machine> machine_;
   std::function<std::string()> find_cudnn_dir_;
   Os os_;
   std::optional<GpuHereFacts> facts_;

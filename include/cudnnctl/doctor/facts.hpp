@@ -195,6 +195,9 @@ struct DoctorFacts {
   OfflineWindows win;                    // Windows model: the folders Windows searches, as local paths
   InstallerFacts installer;              // Windows model: NVIDIA's cuDNN installer's copies (gather_installer.cpp)
   std::optional<Result<ProbeResult>> probe;
+  std::shared_ptr<Machine> machine;      // the run's machine: the probe's GPUs and driver handed to it (know_probe_gpus)
+  /// The GPUs and the driver the probe found, as the machine knows them; null when no probe answered.
+  const MachineGpus* gpus() const { return machine ? machine->known() : nullptr; }
 
   // layer 4
   std::vector<std::string> stub_dirs;    // loader-path folders holding the toolkit's stub libcuda.so

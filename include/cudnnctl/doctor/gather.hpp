@@ -41,6 +41,9 @@ void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys);
 /// The catalog's support rows for the header's cuDNN and the toolkit's CUDA (o.catalog, else the built-in one).
 void gather_support(DoctorFacts& f, const DoctorOptions& o);
 void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);
+/// The probe's answer (f.probe) with the driver's version (f.driver_version) handed to the run's machine
+/// (f.machine, made when null): what the layer-4 checks read as the GPUs and the driver.
+void know_probe_gpus(DoctorFacts& f);
 void gather_workload(DoctorFacts& f, DoctorSystem& sys);
 void gather_stack(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys);  // gather_stack.cpp
 

@@ -8,6 +8,7 @@
 
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/install/gpu_code_gate.hpp"
+#include "cudnnctl/machine/probe.hpp"
 
 namespace cudnnctl {
 
@@ -21,6 +22,10 @@ struct MachineGpus {
 
 /// "Kernel Module  550.54.14  ..." (the first line of /proc/driver/nvidia/version) -> "550.54.14".
 std::string parse_driver_version(const std::string& proc_text);
+
+/// What a probe child's answer (the driver-only one, or the doctor's full probe) says of the GPUs and the driver,
+/// with the driver's version read beside it (empty: unread): the one conversion of a probe to MachineGpus.
+MachineGpus machine_gpus_of(const ProbeResult& probe, std::string driver_version);
 
 /// The GPUs and driver through `driver_library` (empty: libcuda.so.1 / nvcuda.dll by name).
 MachineGpus probe_machine_gpus(const std::string& driver_library);

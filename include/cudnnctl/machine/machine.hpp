@@ -26,6 +26,8 @@ public:
   const MachineGpus& gpus();
   /// The answer another gathering already has (the doctor's probe): no child is started for it.
   void know_gpus(MachineGpus gpus);
+  /// The GPUs and the driver when known (asked, or handed in), else null: no child is started for it.
+  const MachineGpus* known() const { return m_gpus ? &*m_gpus : nullptr; }
   /// How many times the driver was asked in this run (0 or 1).
   int asks() const { return m_asks; }
   /// The resolver's facts for `platform`: the toolkit (when there is one, for that platform's OS), and the
