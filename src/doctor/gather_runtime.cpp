@@ -55,7 +55,9 @@ void gather_probe(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) {
 }
 
 void know_probe_gpus(DoctorFacts& f) {
-  if (!f.probe || !*f.probe) return;
+  // a probe that stopped before the driver (cuDNN did not load) says nothing of the GPUs: the machine asks itself
+  // when a reader needs them
+  if (!f.probe || !*f.probe || !(*f.probe)->driver_asked()) return;
   if (!f.machine) f.machine = std::make_shared<Machine>(f.driver_library);
   f.machine->know_gpus(machine_gpus_of(**f.probe, f.driver_version));
 }

@@ -121,12 +121,23 @@ echo "$log" | grep -E "__probe " | head -5
 check "doctor -v on the planted machine: one probe child" [ "$(probes "$log")" = 1 ]
 # explain --here on a driver message runs the doctor's driver.version check (its probe loads cuDNN) and the GPU
 # findings over one shared machine: the doctor's probe answers both, no driver-only child beside it
+# (a toolkit whose cuDNN the probe loads: the fake libraries, so that the probe goes on to the driver)
 printf 'RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n' > driver_message.log
-log=$(with "${G3090[@]}" FAKE_DRIVER_API=12040 CUDA_PATH="$PWD/tk13b" LD_LIBRARY_PATH="$PWD/tk13b/lib64" "$C" -v explain driver_message.log \
-      --here --driver-library "$FAKE_CUDA" 2>&1); rc=$?
-echo "$log" | grep -E "__probe |doctor driver.version|driver " | head -8
-check "explain --here -v on a driver message: exit 0, the doctor's check and the GPU finding, one probe child" \
-  [ $rc -eq 0 -a "$(grep -c "doctor driver.version" <<< "$log")" -ge 1 -a "$(probes "$log")" = 1 ]
+mk_tk tk13c; cp "$(dirname "$FAKE_CUDA")"/libcudnn*.so.9 tk13c/lib64/; rm tk13c/lib64/libcudnn_graph_needs_z.so.9
+printf '#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n' > tk13c/include/cudnn_version.h
+here() { with "${G3090[@]}" FAKE_DRIVER_API=12040 CUDA_PATH="$PWD/$1" LD_LIBRARY_PATH="$PWD/$1/lib64" "$C" -v explain driver_message.log \
+         --here --driver-library "$FAKE_CUDA" 2>&1; }
+log=$(here tk13c); rc=$?
+echo "$log" | grep -E "__probe |  here: " | head -8
+# (driver.version's own verdict here is a skip: this machine has no /proc/driver/nvidia/version to read)
+check "explain --here -v on a driver message: exit 10, the doctor's driver.version ran, the driver's finding, one probe child" \
+  [ $rc -eq 10 -a "$(grep -c "here: doctor driver.version: .*/proc/driver/nvidia/version" <<< "$log")" = 1 \
+    -a "$(grep -c "here: the driver runs CUDA up to 12.4" <<< "$log")" = 1 -a "$(probes "$log")" = 1 ]
+# where the doctor's probe cannot load cuDNN (tk13b's libraries are text) it never reaches the driver: the GPU
+# findings ask the driver themselves instead of taking that silence for "no driver"
+log=$(here tk13b); rc=$?
+check "explain --here where cuDNN does not load: the driver still asked (a second, driver-only child), not 'no driver'" \
+  [ $rc -eq 10 -a "$(probes "$log")" = 2 -a "$(grep -c "no NVIDIA driver answered" <<< "$log")" = 0 ]
 log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v fetch 9.28 --cuda-path tk13b --offline --catalog catalog.json --cache cache \
       --driver-library "$FAKE_CUDA" 2>&1); rc=$?
 check "fetch 9.28 -v (offline, from the cache): exit 0, one resolution, one probe child" \

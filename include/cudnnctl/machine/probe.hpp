@@ -55,6 +55,9 @@ struct ProbeResult {
 
   /// What the probe found, as facts (the checks of layer 4 judge them; the workload runs only on a usable GPU):
   /// a driver loaded and initialised,
+  /// the child reached the driver step (it stops before it when cuDNN does not load): what it says of the driver
+  /// and the GPUs is an answer,
+  bool driver_asked() const { return driver_loaded || !driver_error.empty() || cu_init.has_value(); }
   bool driver_ready() const { return driver_loaded && cu_init && *cu_init == 0; }
   /// and with it a GPU on which cudnnCreate succeeded.
   bool gpu_usable() const { return driver_ready() && !devices.empty() && (!create_status || *create_status == 0); }
