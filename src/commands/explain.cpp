@@ -26,12 +26,8 @@
 #include "cudnnctl/explain/log_reader.hpp"
 #include "cudnnctl/explain/signatures.hpp"
 #include "cudnnctl/env/library_lookup.hpp"
-#include "cudnnctl/env/linux_loader.hpp"
-#include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
-#include "cudnnctl/env/mixed_release.hpp"
-#include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
@@ -66,7 +62,7 @@ class HereChecker {
 public:
   explicit HereChecker(const std::string& driver_library)
       : driver_library_(driver_library), machine_(std::make_shared<Machine>(driver_library)),
-        gpu_(machine_, [this] { return cudnn_dir(); }, platform::detect_host().os) {}
+        gpu_(machine_, [this] { return machine_->loader().cudnn_dir(); }, platform::detect_host().os) {}
 
   Here check(const ExplainMatch& m) {
     Here h;
@@ -75,16 +71,15 @@ public:
     h.doctor = doctor_findings(m);
     h.gpu = gpu_.findings(m);
     if (m.text.find("SUBLIBRARY_VERSION_MISMATCH") != std::string::npos || m.text.find("SUBLIBRARY_LOADING_FAILED") != std::string::npos)
-      h.mixed = mixed_here();
+      h.mixed = machine_->loader().mixed_release_findings(9);
     if (m.library.empty()) return h;
     const auto os = m.library_windows ? Os::windows : Os::linux_os;
     if (os != host_.os) {
       h.not_checked = fmt::format("{} is a {} file and this machine runs {}", m.library, to_string(os), to_string(host_.os));
       return h;
     }
-    if (!places_) places_ = places();
     h.checked = true;
-    h.lookup = look_up_library(m.library, m.library_dir, os, *places_);
+    h.lookup = machine_->loader().look_up(m.library, m.library_dir);
     return h;
   }
 
@@ -109,55 +104,7 @@ private:
     return it->second;
   }
 
-  // The copies of cuDNN 9 on this machine's loader path, each against the sub-libraries its release has
-  // (env/mixed_release.hpp): which one lacks a sub-library that another release there fills, with both owners.
-  std::vector<std::string> mixed_here() {
-    if (!places_) places_ = places();
-    const bool win = host_.os == Os::windows;
-    const auto order = win ? windows_search_order(env_, {}, places_->cwd)
-                           : linux_search_order(env_, OwnSearchPaths{}, parse_ldconfig_cache(places_->ld_cache_text), places_->triplet);
-    const auto report = scan_cudnn_copies(order, win ? LoaderFlavor::windows : LoaderFlavor::linux_ld, 9, "");
-    std::vector<LoadPlace> in_use;
-    for (const auto& c : report.copies)
-      if (c.major == 9 && !c.other_machine) in_use.push_back(place_of_copy(c));
-    std::vector<std::string> out;
-    for (const auto& g : mixed_release_gaps(in_use, report.copies, win ? Os::windows : Os::linux_os))
-      out.push_back(gap_text(g) + "; fix: " + gap_fix(g));
-    if (out.empty())
-      out.push_back(fmt::format("no cuDNN 9 copy on this machine's loader path ({} found) lacks a sub-library that another release there "
-                                "fills; a framework's own bundle is not on that path (`cudnnctl doctor` checks bundles too)",
-                                in_use.size()));
-    return out;
-  }
-
-  // The folder the loader would take libcudnn from (cuDNN 9, else 8): where --here reads the GPU code.
-  std::string cudnn_dir() {
-    if (!places_) places_ = places();
-    const std::vector<std::string> names = host_.os == Os::windows ? std::vector<std::string>{"cudnn64_9.dll", "cudnn64_8.dll"}
-                                                                   : std::vector<std::string>{"libcudnn.so.9", "libcudnn.so.8"};
-    for (const auto& name : names) {
-      const auto l = look_up_library(name, "", host_.os, *places_);
-      if (!l.found.empty()) return utf8_of(path_from_utf8(l.found).parent_path());
-    }
-    return {};
-  }
-
-  LookupPlaces places() {
-    LookupPlaces p;
-    p.env = &env_;
-    if (host_.os == Os::linux_os) p.ld_cache_text = read_ld_cache_text().value_or(std::string());
-    p.triplet = multiarch_triplet(host_.arch);
-    std::error_code ec;
-    p.cwd = utf8_of(std::filesystem::current_path(ec));
-    p.exists = [](const std::string& path) {
-      std::error_code e;
-      return std::filesystem::is_regular_file(path_from_utf8(path), e);
-    };
-    return p;
-  }
-  platform::ProcessEnvironment env_;
   platform::HostPlatform host_ = platform::detect_host();
-  std::optional<LookupPlaces> places_;
   std::string driver_library_;
   std::shared_ptr<Machine> machine_;  // this run's machine: the doctor's probe and the GPU findings share it
   GpuHereChecker gpu_;

@@ -157,8 +157,6 @@ Result<PathStep> path_step(const Toolkit& toolkit, Io& io) {
   PathStep step;
   step.report = make_path_report(toolkit, env, "/", "");
   if (const auto note = list_problem_note(step.report->plan); !note.empty()) io.warn(note);
-  if (step.report->shadows)
-    for (const auto& w : package_copy_warnings(*step.report->shadows, step.report->plan.folder)) io.warn(w);
   CUDNNCTL_TRY_ASSIGN(step.github, apply_github_update(env, step.report->plan.github));
   return step;
 }

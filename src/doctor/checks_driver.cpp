@@ -14,7 +14,6 @@ namespace {
 
 const ProbeResult* probe_of(const DoctorFacts& f) { return f.probe && *f.probe ? &**f.probe : nullptr; }
 
-
 std::string min_driver(const DoctorFacts& f, Os os) {
   std::string out;
   for (const auto& r : f.support) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cudnnctl/owner/installer_entry.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/archive_name.hpp"
 #include "cudnnctl/contract/layout.hpp"
@@ -97,7 +98,7 @@ void check_files_windows_installer(const DoctorFacts& f, Checks& out) {
     out.push_back(std::move(c));
     return;
   }
-  const auto what = fmt::format("cuDNN {} for CUDA {} in {} ({})", copy_version(*fit), fit->cuda, fit->dir, describe(windows_installer_owner(fit->release)));
+  const auto what = fmt::format("cuDNN {} for CUDA {} in {} ({})", copy_version(*fit), fit->cuda, fit->dir, describe(windows_installer_owner_here(fit->release)));
   if (fit->on_path) {
     out.push_back(
         make_check("files.windows_installer", 2, CheckStatus::pass,

@@ -91,8 +91,12 @@ DoctorReport run_doctor(const DoctorOptions& o, const platform::Environment& env
 }
 
 DoctorReport run_doctor(const DoctorOptions& options, const platform::Environment& env) {
-  const auto system = make_real_system(options.self_exe, options.system_root);
-  auto report = run_doctor(options, env, *system);
+  // one machine for the run (the caller's, when it shares one): its loader reads the ld.so cache once for the
+  // doctor and the caller alike, and the probe's GPUs are handed to it
+  auto o = options;
+  if (!o.machine) o.machine = std::make_shared<Machine>(o.driver_library);
+  const auto system = make_real_system(o.self_exe, o.system_root, o.machine);
+  auto report = run_doctor(o, env, *system);
   report.host = platform::host_name();
   return report;
 }

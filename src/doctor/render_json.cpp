@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cudnnctl/owner/installer_entry.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/env/shadow_report_json.hpp"
@@ -28,7 +29,7 @@ nlohmann::json windows_installer_json(const DoctorReport& r) {
                       {"dlls", c.dlls},
                       {"on_path", c.on_path},
                       {"fits_toolkit", fit == &c},
-                      {"owner", owner_json(windows_installer_owner(c.release))}});
+                      {"owner", owner_json(windows_installer_owner_here(c.release))}});
   return {{"root", in.root}, {"copies", copies}, {"bin_on_path", in.bin_on_path}};
 }
 

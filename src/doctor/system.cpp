@@ -23,7 +23,8 @@ namespace {
 
 class RealSystem final : public DoctorSystem {
 public:
-  RealSystem(std::string self_exe, std::string system_root) : m_self(std::move(self_exe)), m_root(std::move(system_root)) {}
+  RealSystem(std::string self_exe, std::string system_root, std::shared_ptr<Machine> machine)
+      : m_self(std::move(self_exe)), m_root(std::move(system_root)), m_machine(std::move(machine)) {}
 
   // the folder and link looks are the bundle module's real disk (one implementation for both)
   std::vector<std::string> list_dir(const std::string& dir) override { return m_disk->list_dir(dir); }
@@ -37,6 +38,11 @@ public:
   Result<PeImports> read_pe(const std::string& path) override { return read_pe_file(path); }
   Result<GpuCode> read_gpu_code(const std::string& path) override { return read_gpu_code_file(path); }
   const std::string& ld_cache_text() override {
+    if (!m_ld_cache && m_machine && (m_root.empty() || m_root == "/")) {  // this machine's: read once per run, shared
+      auto& loader = m_machine->loader();
+      m_ld_cache = loader.places().ld_cache_text;
+      m_ld_cache_problem = loader.ld_cache_problem();
+    }
     if (!m_ld_cache) {
       auto text = read_ld_cache_text(m_root);
       if (!text) m_ld_cache_problem = text.error().message;
@@ -63,12 +69,13 @@ private:
   std::unique_ptr<PythonDisk> m_disk = make_real_python_disk();
   std::string m_ld_cache_problem;
   std::optional<std::string> m_ld_cache;
+  std::shared_ptr<Machine> m_machine;
 };
 
 } // namespace
 
-std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root) {
-  return std::make_unique<RealSystem>(std::move(self_exe), std::move(system_root));
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root, std::shared_ptr<Machine> machine) {
+  return std::make_unique<RealSystem>(std::move(self_exe), std::move(system_root), std::move(machine));
 }
 
 } // namespace cudnnctl

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/process.hpp"
@@ -59,7 +60,10 @@ Result<std::string> read_ld_cache_text(const std::string& system_root) {
   const bool image = !system_root.empty() && system_root != "/";
   for (const char* ldconfig : candidates) {
     auto text = image ? platform::run_capture({ldconfig, "-r", system_root, "-p"}, 30000) : platform::run_capture({ldconfig, "-p"}, 30000);
-    if (text) return ld_cache_text_under(*text, system_root);
+    if (text) {
+      log::info("ld.so cache: read with {} -p{} ({} bytes)", ldconfig, image ? " -r " + system_root : std::string(), text->size());
+      return ld_cache_text_under(*text, system_root);
+    }
     tried += fmt::format("{}{}", tried.empty() ? "" : "; ", text.error().message);
   }
   return fail(ErrorCode::io, fmt::format("the ld.so cache could not be read with ldconfig -p ({})", tried),

@@ -11,6 +11,7 @@
 #include "cudnnctl/base/text_file.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/owner/installer_entry.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/platform/host.hpp"
 #include "cudnnctl/platform/windows_search_order.hpp"
@@ -152,7 +153,7 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
       c.owner = owners.owner_of(utf8_of(path_from_utf8(sd.where()) / path_from_utf8(n)));
       if (!c.owner.owned())  // a Windows folder seen from here: NVIDIA's installer folder by its name
         if (const auto place = windows_installer_place(sd.dir))
-          c.owner = windows_installer_owner(place->release, place->root);
+          c.owner = windows_installer_owner_here(place->release, place->root);
       if (c.other_machine)
         r.explanations.push_back(fmt::format("{} (via {}) holds a cuDNN {} built for {}: the loader skips it in a {} process (another "
                                              "architecture), so it is no candidate",
@@ -169,10 +170,15 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
   if (winner) r.copies[*winner].wins = true;
   if (!installed_dir.empty()) {
     if (!installed) {
+      std::string instead;
+      if (winner) {  // a package manager's copy is named with its owner and the owner's own removal
+        const auto& w = r.copies[*winner];
+        instead = w.owner.owned() ? fmt::format(" and load cuDNN {} from {} ({}) instead; or remove that copy: {}", w.version, w.dir, describe(w.owner),
+                                                removal_fix(w.owner, w.dir + "/" + w.main_file))
+                                  : fmt::format(" and load cuDNN {} from {} instead", w.version, w.dir);
+      }
       r.explanations.push_back(fmt::format("the installed cuDNN {} in {} is not on the search path: programs will not find it{}", major,
-                                           installed_dir,
-                                           winner ? fmt::format(" and load cuDNN {} from {} instead", r.copies[*winner].version, r.copies[*winner].dir)
-                                                  : std::string()));
+                                           installed_dir, instead));
     } else {
       for (std::size_t i = 0; i < *installed; ++i) {
         const auto& c = r.copies[i];
@@ -185,18 +191,6 @@ ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor
     }
   }
   return r;
-}
-
-std::vector<std::string> package_copy_warnings(const ShadowReport& report, const std::string& installed_dir) {
-  std::vector<std::string> out;
-  for (const auto& c : report.copies) {
-    if (!c.wins || c.installed || !c.owner.foreign()) continue;
-    out.push_back(fmt::format("programs asking for {} will load cuDNN {} from {} ({}), not the copy installed in {}; fix: remove that "
-                              "package with {}, or put {} first on the loader path (cudnnctl path --apply)",
-                              c.main_file, c.version, c.dir, describe(c.owner), installed_dir, removal_fix(c.owner, c.dir + "/" + c.main_file),
-                              installed_dir));
-  }
-  return out;
 }
 
 } // namespace cudnnctl

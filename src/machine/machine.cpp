@@ -4,7 +4,15 @@
 
 namespace cudnnctl {
 
-Machine::Machine(std::string driver_library, GpuAsk ask) : m_driver_library(std::move(driver_library)), m_ask(std::move(ask)) {}
+Machine::Machine(std::string driver_library, GpuAsk ask, std::shared_ptr<const platform::Environment> env, LdCacheRead read_ld_cache)
+    : m_driver_library(std::move(driver_library)), m_ask(std::move(ask)), m_env(std::move(env)), m_read_ld_cache(std::move(read_ld_cache)) {
+  if (!m_env) m_env = std::make_shared<platform::ProcessEnvironment>();
+}
+
+LoaderView& Machine::loader() {
+  if (!m_loader) m_loader = std::make_shared<LoaderView>(*m_env, platform::detect_host(), m_read_ld_cache);
+  return *m_loader;
+}
 
 const MachineGpus& Machine::gpus() {
   if (!m_gpus) {

@@ -27,7 +27,8 @@ Owner windows_installer_owner(const std::string& release, const std::string& roo
 std::string describe(const Owner& o) {
   if (!o.owned()) return "not owned by any package manager";
   std::string s = std::string(to_string(o.kind)) + ": " + o.package;
-  if (!o.version.empty() && o.kind != OwnerKind::windows_installer) s += " " + o.version;
+  // (the installer's name "NVIDIA cuDNN 9.1" holds its release; its Apps entry's version, 9.1.0.70, is said)
+  if (!o.version.empty() && !(o.kind == OwnerKind::windows_installer && o.package.ends_with(o.version))) s += " " + o.version;
   if (o.held) s += " (held)";
   return s;
 }
@@ -45,7 +46,8 @@ std::string removal_fix(const Owner& o, const std::string& path) {
       return "cudnnctl uninstall --cuda-path " + (at == std::string::npos ? o.record : o.record.substr(0, at));
     }
     case OwnerKind::windows_installer:
-      return "uninstall \"NVIDIA cuDNN " + o.version + "\" in Windows Settings > Apps (or the installer's uninstaller)";
+      return "uninstall \"" + o.package + "\" in Windows Settings > Apps (or " +
+             (o.uninstaller.empty() ? std::string("the installer's uninstaller") : "run its uninstaller: " + o.uninstaller) + ")";
     case OwnerKind::none: break;
   }
   return "delete " + path + " (no package manager owns it)";

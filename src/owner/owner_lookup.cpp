@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/owner/installer_entry.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/owner/owner_records.hpp"
 #include "cudnnctl/owner/owner_sources.hpp"
@@ -117,7 +118,7 @@ Owner OwnerLookup::owner_of(const std::string& path) {
   }
   for (auto* prefix_owner : {&conda_owner, &pip_owner, &receipt_owner})
     if (auto o = prefix_owner(host)) return *o;
-  if (const auto place = windows_installer_place(path)) return windows_installer_owner(place->release, place->root);
+  if (const auto place = windows_installer_place(path)) return windows_installer_owner_here(place->release, place->root);
   return {};
 }
 

@@ -133,6 +133,9 @@ echo "$log" | grep -E "__probe |  here: " | head -8
 check "explain --here -v on a driver message: exit 10, the doctor's driver.version ran, the driver's finding, one probe child" \
   [ $rc -eq 10 -a "$(grep -c "here: doctor driver.version: .*/proc/driver/nvidia/version" <<< "$log")" = 1 \
     -a "$(grep -c "here: the driver runs CUDA up to 12.4" <<< "$log")" = 1 -a "$(probes "$log")" = 1 ]
+# and one ld.so cache: the doctor's driver checks and the loader's winner (where --here reads the GPU code) share it
+check "explain --here -v on a driver message: the ld.so cache read once for the doctor and the loader" \
+  [ "$(grep -c "ld.so cache: read with .*ldconfig -p" <<< "$log")" = 1 ]
 # where the doctor's probe cannot load cuDNN (tk13b's libraries are text) it never reaches the driver: the GPU
 # findings ask the driver themselves instead of taking that silence for "no driver"
 log=$(here tk13b); rc=$?

@@ -48,8 +48,11 @@ import json, sys
 b = json.loads(sys.argv[1])["bundles"]
 sys.exit(0 if b and b[0]["package_owner"]["kind"] == "pip" and b[0]["package_owner"]["package"] == "nvidia-cudnn-cu13" else 1)' "$out"
 
-out=$(echo "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH" | CUDNNCTL_PACKAGE_ROOT=$R LD_LIBRARY_PATH=$lib:$R$SYS "$C" explain --here 2>&1)
-echo "$out" | grep "here:"
+out=$(echo "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH" | CUDNNCTL_PACKAGE_ROOT=$R LD_LIBRARY_PATH=$lib:$R$SYS "$C" -v explain --here 2>&1)
+echo "$out" | grep "here:\|ld.so cache: read"
+# the doctor's files.mixed_release run and the loader's copies share the run's machine: ldconfig runs once
+check "explain --here -v: the ld.so cache read once for the doctor's check and the loader's copies" \
+  [ "$(grep -c "ld.so cache: read with .*ldconfig -p" <<< "$out")" = 1 ]
 check "explain --here of SUBLIBRARY_VERSION_MISMATCH names the pair and both owners" bash -c '
   grep -qF "$2 (cuDNN 9.21.0.82, pip: nvidia-cudnn-cu13 9.21.0.82) has no libcudnn_engines_tensor_ir.so.9" <<< "$1" &&
   grep -qF "dpkg: libcudnn9-cuda-12 9.23.2.1-1 (held)" <<< "$1"' _ "$out" "$lib"

@@ -110,8 +110,8 @@ check "a toolkit of its own still installs (exit 0)" [ $rc -eq 0 ]
 if [ "$KIND" = dpkg ]; then  # the package's copy on the loader path, before the toolkit: install warns which copy programs load
   OWN2=/opt/cuda-own2; mk_tk "$R$OWN2"
   out=$(LD_LIBRARY_PATH=$R/usr/lib/x86_64-linux-gnu CUDNNCTL_PACKAGE_ROOT=$R "$C" install $N.tar.xz --cuda-path "$R$OWN2" --sha256 $H 2>&1); rc=$?
-  check "an install shadowed by the dpkg package's copy warns which copy programs load, with the owner and its fix" \
-    bash -c '[ $0 -eq 0 ] && grep -qF "from $2/usr/lib/x86_64-linux-gnu ($3" <<< "$1" && grep -q "^warning: programs asking for libcudnn.so.9 will load cuDNN 9" <<< "$1" && grep -qF "sudo apt remove libcudnn9-cuda-13" <<< "$1"' \
+  check "an install shadowed by the dpkg package's copy says which copy programs load, with the owner and its fix" \
+    bash -c '[ $0 -eq 0 ] && grep -E "^  !  .*not on the search path" <<< "$1" | grep -F "load cuDNN 9.19.0 from $2/usr/lib/x86_64-linux-gnu ($3" | grep -qF "or remove that copy: sudo apt remove libcudnn9-cuda-13"' \
     $rc "$out" "$R" "$OWNER" || echo "$out"
 fi
 if [ "$KIND" = pacman ]; then  # a package manager that took over a file cudnnctl installed: uninstall refuses

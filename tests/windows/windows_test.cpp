@@ -4,6 +4,7 @@
 
 #include <windows.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -18,7 +19,10 @@
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/persistent_env.hpp"
+#include "cudnnctl/owner/installer_entry.hpp"
 #include "cudnnctl/platform/process.hpp"
+#include "cudnnctl/platform/python_registry.hpp"
+#include "cudnnctl/platform/uninstall_entries.hpp"
 #include "win_test_paths.hpp"
 
 using namespace cudnnctl;
@@ -82,6 +86,61 @@ TEST_CASE("PATH in the registry: written and read back with its type and length"
   const auto fixed = put_first(split_path_list(after->value, PathFlavor::windows), "C:\\CUDA\\v13.0\\bin\\x64", PathFlavor::windows);
   CHECK(fixed.after.front() == "C:\\CUDA\\v13.0\\bin\\x64");
   if (before->exists) REQUIRE(platform::write_persistent_env(platform::EnvScope::user, "PATH", *before));
+}
+
+namespace {
+// a string value (REG_SZ), or a DWORD where a string belongs
+void set_string(HKEY key, const wchar_t* name, const std::wstring& value) {
+  REQUIRE(RegSetValueExW(key, name, 0, REG_SZ, reinterpret_cast<const BYTE*>(value.c_str()),
+                         static_cast<DWORD>((value.size() + 1) * sizeof(wchar_t))) == ERROR_SUCCESS);
+}
+HKEY create_key(const std::wstring& path) {
+  HKEY key = nullptr;
+  REQUIRE(RegCreateKeyExW(HKEY_CURRENT_USER, path.c_str(), 0, nullptr, 0, KEY_ALL_ACCESS, nullptr, &key, nullptr) == ERROR_SUCCESS);
+  return key;
+}
+} // namespace
+
+TEST_CASE("Windows' Apps list and PEP 514 through the registry: strings read, other types and nameless entries left out", "[windows]") {
+  const std::wstring apps = L"Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\";
+  const std::wstring cudnn = apps + L"{B2FE1952-0186-46C3-BAEC-A80AA35AC5B8}_cudnnctl-test_cuDNN_9.1";
+  HKEY key = create_key(cudnn);
+  set_string(key, L"DisplayName", L"NVIDIA cuDNN 9.1 \u00e9");  // non-ASCII: UTF-16 in, UTF-8 out
+  set_string(key, L"DisplayVersion", L"9.1.0.70");
+  set_string(key, L"Publisher", L"NVIDIA Corporation");
+  set_string(key, L"InstallLocation", L"C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\");
+  set_string(key, L"UninstallString", L"\"C:\\Program Files\\NVIDIA Corporation\\Installer2\\setup.exe\" -uninstall");
+  RegCloseKey(key);
+  HKEY dword_name = create_key(apps + L"cudnnctl-test-dword-name");  // DisplayName of the wrong type: not an entry
+  const DWORD one = 1;
+  REQUIRE(RegSetValueExW(dword_name, L"DisplayName", 0, REG_DWORD, reinterpret_cast<const BYTE*>(&one), sizeof one) == ERROR_SUCCESS);
+  RegCloseKey(dword_name);
+  HKEY python = create_key(L"Software\\Python\\cudnnctl-test\\3.12\\InstallPath");
+  set_string(python, nullptr, L"C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python312\\");
+  RegCloseKey(python);
+
+  const auto entries = platform::uninstall_entries();
+  const platform::UninstallEntry* found = nullptr;
+  for (const auto& e : entries) {
+    if (e.key.find("cudnnctl-test_cuDNN_9.1") != std::string::npos) found = &e;
+    CHECK(e.key.find("cudnnctl-test-dword-name") == std::string::npos);
+  }
+  REQUIRE(found);
+  CHECK(found->key == "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{B2FE1952-0186-46C3-BAEC-A80AA35AC5B8}_cudnnctl-test_cuDNN_9.1");
+  CHECK(found->display_name == "NVIDIA cuDNN 9.1 \xc3\xa9");
+  CHECK(found->display_version == "9.1.0.70");
+  CHECK(found->install_location == "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\");
+  const auto match = cudnn_installer_entry(entries, "9.1", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1");
+  REQUIRE(match);
+  CHECK(match->key == found->key);
+  CHECK_THAT(removal_fix(windows_installer_owner("9.1", "", *match), "x"), Catch::Contains("setup.exe\" -uninstall"));
+
+  const auto prefixes = platform::registered_python_prefixes();
+  CHECK(std::find(prefixes.begin(), prefixes.end(), "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python312") != prefixes.end());
+
+  RegDeleteTreeW(HKEY_CURRENT_USER, cudnn.c_str());
+  RegDeleteTreeW(HKEY_CURRENT_USER, (apps + L"cudnnctl-test-dword-name").c_str());
+  RegDeleteTreeW(HKEY_CURRENT_USER, L"Software\\Python\\cudnnctl-test");
 }
 
 TEST_CASE("the Windows loader: sub-DLLs beside the main DLL, a planted older copy, the shadow scan", "[windows]") {

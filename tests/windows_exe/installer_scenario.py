@@ -8,6 +8,7 @@ C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4\\, headers in include\\12.4\\,
    FAILs naming the folder, its owner (windows-installer) and the fix; files.cudnn names the copy.
 2. The user's PATH holds ...\\v9.1\\bin\\12.4: files.windows_installer passes.
 3. bundles.found searches no Linux prefix (/usr/local/lib/python3*, /usr/lib/python3) on Windows.
+4. With the installer's entry in Windows' Apps list (Uninstall key), the owner is named as Apps names it.
 
     installer_scenario.py CUDNNCTL_EXE WORKDIR [WHEEL_CACHE]
 Skips (prints SKIP:) when the exe, wine64 or the cached wheels are absent, unless CUDNNCTL_REQUIRE_WINDOWS_EXE=1
@@ -133,6 +134,23 @@ if j:
     c = by_id(j, "files.windows_installer")
     check(c["status"] == "pass" and COPY in c["finding"], f"with {COPY} on PATH files.windows_installer passes: {c['finding']}")
     check(by_id(j, "files.cudnn")["status"] == "warn", "files.cudnn warns (programs load the installer's copy, build tools do not see it)")
+
+# 4. the installer's entry in Windows' Apps list (HKLM ...\Uninstall, the key named as NVIDIA's installers name theirs):
+# the owner is named as Apps shows it, with the entry's version (platform/win/uninstall_entries.cpp)
+APPS_KEY = "HKLM\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\{B2FE1952-0186-46C3-BAEC-A80AA35AC5B8}_cuDNN_9.1"
+for name, value in (("DisplayName", "NVIDIA cuDNN 9.1"), ("DisplayVersion", "9.1.0.70"), ("Publisher", "NVIDIA Corporation"),
+                    ("InstallLocation", "C:\\Program Files\\NVIDIA\\CUDNN\\v9.1"),
+                    ("UninstallString", "\"C:\\Program Files\\NVIDIA Corporation\\Installer2\\setup.exe\" -uninstall cuDNN_9.1")):
+    rc, _, err = run_wine(ENV, "reg", "add", APPS_KEY, "/v", name, "/d", value, "/f")
+    check(rc == 0, f"Apps entry {name} = {value} {err[-300:]}")
+rc, j = doctor_with_user_path(INSTALLER_BIN)
+if j:
+    c = by_id(j, "files.windows_installer")
+    check("windows-installer: NVIDIA cuDNN 9.1 9.1.0.70" in c["finding"], f"with its Apps entry the owner is named with the entry's version: {c['finding'][:300]}")
+    copies = (j.get("windows_installer") or {}).get("copies", [])
+    check(len(copies) == 1 and copies[0]["owner"]["package"] == "NVIDIA cuDNN 9.1" and copies[0]["owner"]["version"] == "9.1.0.70",
+          f"--json: the owner object is the Apps entry's: {copies[0]['owner'] if copies else None}")
+run_wine(ENV, "reg", "delete", APPS_KEY, "/f")
 
 if failures:
     print(f"FAIL: {len(failures)} checks failed")

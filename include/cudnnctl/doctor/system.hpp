@@ -9,6 +9,7 @@
 
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/bundle/bundle_ops.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/loader/fatbin_reader.hpp"
@@ -48,6 +49,8 @@ public:
 };
 
 /// This machine; `self_exe` is run as the probe and workload child.
-std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root = "/");
+/// `machine`: the run's (its loader reads this machine's ld.so cache once, for the doctor and whoever shares it);
+/// null: the system reads the cache itself.
+std::unique_ptr<DoctorSystem> make_real_system(std::string self_exe, std::string system_root = "/", std::shared_ptr<Machine> machine = {});
 
 } // namespace cudnnctl

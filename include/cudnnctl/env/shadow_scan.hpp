@@ -67,10 +67,6 @@ std::string copy_version(const std::string& dir, const std::string& main_file, u
 ShadowReport scan_cudnn_copies(const std::vector<SearchDir>& order, LoaderFlavor flavor, unsigned major,
                                const std::string& installed_dir, const std::string& process_machine = {});
 
-/// After an install into `installed_dir`: the copy programs will load instead when a package manager owns it (the
-/// winner of the scan's major, not the installed copy), in words with its owner and both fixes; empty otherwise.
-std::vector<std::string> package_copy_warnings(const ShadowReport& report, const std::string& installed_dir);
-
 /// This host's machine as the loader of `flavor` names a library's: "x86_64"/"aarch64"/"ppc64le" (ELF), "x64"/"arm64" (PE).
 std::string host_library_machine(LoaderFlavor flavor);
 

@@ -28,7 +28,8 @@ struct Owner {
   std::string package;  // "libcudnn9-cuda-13", "nvidia-cudnn-cu12", "cuDNN 9.1" (installer); empty for none
   std::string version;  // the package's version as its manager writes it ("9.19.0.56-1"); may be empty
   bool held = false;    // dpkg "hold" (apt-mark hold): the user pinned it on purpose
-  std::string record;   // the file that says so (/var/lib/dpkg/info/x.list), for messages
+  std::string record;   // the file that says so (/var/lib/dpkg/info/x.list; the Apps list's registry key), for messages
+  std::string uninstaller = {};  // the owner's own uninstall command, where it names one (Windows' Apps entry)
   bool owned() const { return kind != OwnerKind::none; }
   /// True for the owners whose files cudnnctl must never write or remove (every owner but cudnnctl and none).
   bool foreign() const { return kind != OwnerKind::none && kind != OwnerKind::cudnnctl; }

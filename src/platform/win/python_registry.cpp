@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "wide.hpp"
+#include "registry_text.hpp"
 
 namespace cudnnctl::platform {
 
@@ -13,42 +13,17 @@ namespace {
 
 constexpr DWORD k_registry_names_max = 64;
 
-// The names of a key's subkeys, at most k_registry_names_max.
-std::vector<std::wstring> subkeys(HKEY key) {
-  std::vector<std::wstring> out;
-  for (DWORD i = 0; i < k_registry_names_max; ++i) {
-    wchar_t name[256];
-    DWORD len = 256;
-    if (RegEnumKeyExW(key, i, name, &len, nullptr, nullptr, nullptr, nullptr) != ERROR_SUCCESS) break;
-    out.emplace_back(name, len);
-  }
-  return out;
-}
-
-// A key's default value when it is a string of at most 32 KiB; empty otherwise.
-std::string default_string(HKEY key) {
-  DWORD type = 0, bytes = 0;
-  if (RegQueryValueExW(key, nullptr, nullptr, &type, nullptr, &bytes) != ERROR_SUCCESS || (type != REG_SZ && type != REG_EXPAND_SZ) ||
-      bytes > (32u << 10))
-    return {};
-  std::wstring w(bytes / sizeof(wchar_t) + 1, L'\0');
-  if (RegQueryValueExW(key, nullptr, nullptr, &type, reinterpret_cast<BYTE*>(w.data()), &bytes) != ERROR_SUCCESS) return {};
-  w.resize(bytes / sizeof(wchar_t));
-  while (!w.empty() && w.back() == L'\0') w.pop_back();
-  return win::narrow(w);
-}
-
 void read_root(HKEY root, REGSAM view, std::vector<std::string>& out) {
   HKEY python = nullptr;
   if (RegOpenKeyExW(root, L"Software\\Python", 0, KEY_READ | view, &python) != ERROR_SUCCESS) return;
-  for (const auto& company : subkeys(python)) {
+  for (const auto& company : win::registry_subkeys(python, k_registry_names_max)) {
     if (_wcsicmp(company.c_str(), L"PyLauncher") == 0) continue;
     HKEY c = nullptr;
     if (RegOpenKeyExW(python, company.c_str(), 0, KEY_READ | view, &c) != ERROR_SUCCESS) continue;
-    for (const auto& tag : subkeys(c)) {
+    for (const auto& tag : win::registry_subkeys(c, k_registry_names_max)) {
       HKEY install = nullptr;
       if (RegOpenKeyExW(c, (tag + L"\\InstallPath").c_str(), 0, KEY_READ | view, &install) != ERROR_SUCCESS) continue;
-      auto path = default_string(install);
+      auto path = win::registry_string(install, nullptr).value_or(std::string());
       RegCloseKey(install);
       while (path.size() > 3 && (path.back() == '\\' || path.back() == '/')) path.pop_back();
       if (!path.empty() && std::find(out.begin(), out.end(), path) == out.end()) out.push_back(std::move(path));
