@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import finish, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
@@ -280,6 +280,4 @@ consumer(90100, "restored")
 expect_list("original", "9.1.0.70", "restored")
 check(sorted(os.listdir(SITE)) == before_names, f"restored: site-packages as before: {sorted(os.listdir(SITE))}")
 
-subprocess.run([WINESERVER, "-k"], env=ENV)
-print(f"{len(failures)} failure(s) in {time.time() - t0:.0f} s")
-sys.exit(1 if failures else 0)
+finish(ENV, WORK, f" in {time.time() - t0:.0f} s")

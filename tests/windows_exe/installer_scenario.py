@@ -20,7 +20,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import drive_c_path, make_cuda_toolkit, WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
@@ -152,7 +152,4 @@ if j:
           f"--json: the owner object is the Apps entry's: {copies[0]['owner'] if copies else None}")
 run_wine(ENV, "reg", "delete", APPS_KEY, "/f")
 
-if failures:
-    print(f"FAIL: {len(failures)} checks failed")
-    sys.exit(1)
-print("installer_scenario: all checks passed")
+finish(ENV, WORK, " in installer_scenario")

@@ -27,7 +27,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import drive_c_path, make_cuda_toolkit, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -286,6 +286,4 @@ if os.environ.get("CUDNNCTL_WINDOWS_EXE_ASCII_ONLY") != "1":
 
     scenario("non-ascii", "C:\\Users\\张三\\cuda\\v12.4", NA_ZIP, zip_sha, extra=(verify_extract,))
 
-subprocess.run([WINESERVER, "-k"], env=ENV)
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+finish(ENV, WORK, "")

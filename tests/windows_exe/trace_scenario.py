@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import finish, WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "windows")
@@ -138,7 +138,4 @@ check("found via PATH" in err and "cudnn 9.1.0.70 (read from the version resourc
 rc, out, err = wine(EXE, "trace", "--", win(os.path.join(WORK, "no-such-program.exe")))
 check(rc == 127 and "cannot run" in err, f"a program that is not there: exit 127 ({rc})")
 
-if failures:
-    print(f"FAIL: {len(failures)} checks failed")
-    sys.exit(1)
-print("trace_scenario: all checks passed")
+finish(ENV, WORK, " in trace_scenario")

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import finish, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 if not os.path.isfile(EXE):
@@ -69,6 +69,4 @@ def writes_reports(exe, label):
 writes_reports(EXE, "utf-8 code page")
 writes_reports(legacy_copy(), "ANSI code page")
 
-subprocess.run([WINESERVER, "-k"], env=ENV)
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+finish(ENV, WORK, "")

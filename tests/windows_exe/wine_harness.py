@@ -82,3 +82,18 @@ def make_cuda_toolkit(root, dll_sources, version="12.4.1"):
     with open(os.path.join(root, "lib", "x64", "cudart.lib"), "wb") as f:
         f.write(b"!<arch>\n")
     return root
+
+
+def finish(env, work, summary):
+    """Stops the prefix's wineserver, prints `summary` and exits 1 on any failure. A passing scenario removes its
+    work folder (a prefix with copies of NVIDIA's DLLs, archives and toolkits: gigabytes, and CI's disk is shared);
+    a failing one keeps it to be looked at. CUDNNCTL_KEEP_TEST_WORK=1 keeps it always."""
+    subprocess.run([WINESERVER, "-k"], env=env)
+    subprocess.run([WINESERVER, "-w"], env=env, timeout=120)
+    print(f"{len(failures)} failure(s){summary}", flush=True)
+    if failures:
+        print(f"the work folder is kept: {work}")
+        sys.exit(1)
+    if os.environ.get("CUDNNCTL_KEEP_TEST_WORK") != "1":
+        shutil.rmtree(work, ignore_errors=True)
+    sys.exit(0)
