@@ -109,4 +109,14 @@ std::vector<RuntimeDependency> cudnn_runtime_dependencies(Os os, unsigned cudnn_
   return out;
 }
 
+std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    const auto lower = to_lower_ascii(n);
+    if (classify_cudnn_file(n, Os::windows) || lower == "zlibwapi.dll") out.push_back(n);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 } // namespace cudnnctl

@@ -32,24 +32,21 @@ std::string same_release_archive(const DoctorFacts& f, const InstallerCopy& c) {
   return fmt::format("cudnn-{}-{}_cuda{}-archive.zip", archive_platform_name(Os::windows, arch), version, major);
 }
 
-// The CUDA folders of one release, by name.
-std::vector<std::string> cuda_folders(const std::vector<const InstallerCopy*>& copies) {
-  std::vector<std::string> out;
-  for (const auto* c : copies) out.push_back(c->cuda);
-  return out;
-}
-
 std::string toolkit_cuda(const DoctorFacts& f) { return f.tk()->version.empty() ? f.tk()->major() : f.tk()->version; }
 
 void fill_path_fix(const DoctorFacts& f, const InstallerCopy& c, Check& out) {
   const auto* t = f.tk();
   const auto bin = c.dir.substr(0, c.dir.rfind("\\bin\\") + 4);
+  // on this machine `path --apply` does it (for a toolkit without cuDNN it puts the fitting installer folder first)
+  const auto by_command = f.offline ? std::string()
+                                    : fmt::format("`cudnnctl path --cuda-path {} --apply --scope user` does it (so does doctor --fix), or ",
+                                                  command_word(t->root));
   out.fix = fmt::format(
-      "add {} to {} PATH (Settings > System > About > Advanced system settings > Environment Variables; the installer's "
-      "own entry {} holds no DLLs): programs started afterwards find cuDNN there. Or install the same release into "
+      "add {} to {} PATH: {}by hand in Settings > System > About > Advanced system settings > Environment Variables (the "
+      "installer's own entry {} holds no DLLs). Programs started afterwards find cuDNN there. Or install the same release into "
       "the toolkit, where build tools look too: `cudnnctl install {} --cuda-path {}`, then `cudnnctl path --apply "
       "--scope user` puts the toolkit's {} first on PATH",
-      c.dir, f.offline ? "that machine's" : "the user's", bin, same_release_archive(f, c),
+      c.dir, f.offline ? "that machine's" : "the user's", by_command, bin, same_release_archive(f, c),
       f.offline ? std::string("\"%CUDA_PATH%\"") : command_word(t->root), windows_toolkit_path_here(t->runtime_dir()));
 }
 
@@ -57,21 +54,8 @@ void fill_path_fix(const DoctorFacts& f, const InstallerCopy& c, Check& out) {
 
 const InstallerCopy* installer_copy_for_toolkit(const DoctorFacts& f) {
   const auto* t = f.tk();
-  if (!t || f.model != LoaderModel::windows_pe || f.installer.copies.empty()) return nullptr;
-  std::vector<const InstallerCopy*> all;
-  for (const auto& c : f.installer.copies) all.push_back(&c);
-  // a fitting copy on PATH first (what programs load), else the newest release's fitting one
-  const auto fits = [&](const InstallerCopy& c) {
-    std::vector<const InstallerCopy*> same;
-    for (const auto* o : all)
-      if (o->release == c.release) same.push_back(o);
-    const auto i = fitting_cuda_folder(cuda_folders(same), toolkit_cuda(f));
-    return i && same[*i] == &c;
-  };
-  const InstallerCopy* best = nullptr;
-  for (const auto* c : all)
-    if (fits(*c) && (c->on_path || !best || !best->on_path)) best = c;
-  return best;
+  if (!t || f.model != LoaderModel::windows_pe) return nullptr;
+  return fitting_installer_copy(f.installer.copies, toolkit_cuda(f));
 }
 
 void check_files_windows_installer(const DoctorFacts& f, Checks& out) {

@@ -9,6 +9,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/bundle/bundle_scan.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
+#include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/facts.hpp"
 #include "cudnnctl/doctor/fix.hpp"
 #include "cudnnctl/env/ld_conf.hpp"
@@ -220,6 +221,25 @@ void plan_search_path(const DoctorFacts& f, const Check& c, const FixContext& ct
       {c.id, FixOperation::loader_path, lp.folder, {}, std::move(command), loader_path_changes(f, lp, ctx.scope), {}, windows ? ctx.scope : std::string()});
 }
 
+// Windows, a toolkit without cuDNN: the installer's folder that fits it put on PATH (`path --apply` chooses the same one).
+void plan_installer_path(const DoctorFacts& f, const Check& c, const FixContext& ctx, FixPlan& plan) {
+  const auto* copy = installer_copy_for_toolkit(f);
+  std::string why;
+  if (f.offline) why = "the search path of another machine is not changed from here";
+  else if (f.major) why = "the toolkit has a cuDNN of its own: that one is put first (files.search_path), not the installer's";
+  else if (!copy) why = "no folder of the installer fits the toolkit's CUDA version: install one for it";
+  else if (copy->on_path) why = "the folder is on PATH already";
+  if (!why.empty()) {
+    plan.printed.push_back({c.id, c.status, c.fix, std::move(why)});
+    return;
+  }
+  LoaderPathPlan lp;
+  lp.folder = copy->dir;
+  lp.cudnn_path = f.tk()->root;
+  auto command = filled(automatic_fix(c.id)->command, f.tk()->root, {}, {}) + " --scope " + ctx.scope;
+  plan.steps.push_back({c.id, FixOperation::loader_path, copy->dir, {}, std::move(command), loader_path_changes(f, lp, ctx.scope), {}, ctx.scope});
+}
+
 }  // namespace
 
 FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vector<std::string>& only) {
@@ -246,7 +266,8 @@ FixPlan plan_fixes(const DoctorReport& r, const FixContext& ctx, const std::vect
         plan_bundles(r, *f, c, plan);
         break;
       case FixOperation::loader_path:
-        plan_search_path(*f, c, ctx, plan);
+        if (c.id == "files.windows_installer") plan_installer_path(*f, c, ctx, plan);
+        else plan_search_path(*f, c, ctx, plan);
         break;
     }
   }

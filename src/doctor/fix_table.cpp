@@ -41,6 +41,10 @@ const std::vector<FixRule>& fix_rules() {
        "the ld.so cache or a default folder before it) put first through ld.so.conf.d; an LD_LIBRARY_PATH entry before it "
        "stays the shell's to change. Windows: the toolkit's bin folder put first in the registry PATH of --scope user (default) or "
        "machine, with CUDNN_PATH, and the check run again with the PATH a program started now gets"},
+      {"files.windows_installer", FixOperation::loader_path, "cudnnctl path --cuda-path {root} --apply",
+       "Windows, a toolkit without cuDNN: the folder of NVIDIA's cuDNN installer that fits the toolkit's CUDA version "
+       "(Program Files\\NVIDIA\\CUDNN\\v9.x\\bin\\<cuda>) put first in the registry PATH of --scope user (default) or machine, "
+       "as `path --apply` does for such a toolkit"},
   };
   return rules;
 }

@@ -103,16 +103,6 @@ Result<PeImports> pe_in(const FileSnapshot& files, const std::string& path) {
 
 } // namespace
 
-std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const auto& n : names) {
-    const auto lower = to_lower_ascii(n);
-    if (classify_cudnn_file(n, Os::windows) || lower == "zlibwapi.dll") out.push_back(n);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::string windows_driver_version(const std::string& v) {
   const auto parts = split(v, '.');
   if (parts.size() != 4 || !all_digits(parts[2]) || !all_digits(parts[3]) || parts[3].size() > 4) return {};

@@ -126,6 +126,15 @@ unsigned toolkit_cudnn_major(const Toolkit& t) {
   return v ? v->major : 9;
 }
 
+void put_folder_first_instead(LoaderPathPlan& p, const std::string& folder, const std::string& current_value, const platform::Environment& env) {
+  const auto lookup = [&env](const std::string& n) { return env.get(n); };
+  p.folder = folder;
+  p.list_problem = list_problem(p.folder, p.variable, p.flavor);
+  p.github.path_dirs.clear();
+  if (p.list_problem.empty()) p.github.path_dirs = {p.folder};
+  p.fix = put_first(split_path_list(current_value, p.flavor), p.folder, p.flavor, lookup);
+}
+
 LoaderPathPlan plan_loader_path(const Toolkit& t, const std::string& current_value, const std::string& system_root,
                                 const platform::Environment& env) {
   LoaderPathPlan p;

@@ -1,5 +1,6 @@
 #include "cudnnctl/env/path_report.hpp"
 
+#include <charconv>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -7,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
+#include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
+#include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_report_json.hpp"
 #include "cudnnctl/loader/elf_reader.hpp"
 #include "cudnnctl/platform/host.hpp"
@@ -15,6 +18,33 @@
 #include "cudnnctl/base/utf8_path.hpp"
 
 namespace cudnnctl {
+
+namespace {
+
+// Windows, a toolkit without cuDNN: NVIDIA's cuDNN installer's copy that fits the toolkit's CUDA version (under
+// %ProgramFiles%\NVIDIA\CUDNN) takes the toolkit's place in the plan. Its note replaces "install one".
+unsigned cudnn_major_of_release(std::string_view release) {  // "9.1" -> 9; 0 when unreadable
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(release.data(), release.data() + release.size(), v);
+  return ec == std::errc() && end != release.data() ? v : 0;
+}
+
+void use_installer_copy(PathReport& r, const Toolkit& t, const platform::Environment& env) {
+  const auto root = env.get("ProgramFiles").value_or("C:\\Program Files") + "\\" + std::string(k_windows_installer_folder);
+  const auto current = env.get("PATH").value_or("");
+  const auto copies = list_installer_copies(root, root, installer_listing_here(), split_path_list(current, PathFlavor::windows));
+  const auto* c = fitting_installer_copy(copies, t.version.empty() ? t.major() : t.version);
+  if (!c) return;
+  r.installer_copy = *c;
+  put_folder_first_instead(r.plan, c->dir, current, env);
+  r.notes.push_back(fmt::format(
+      "the toolkit holds no cuDNN; NVIDIA's cuDNN installer put cuDNN {} for CUDA {} in {}: that folder goes first on PATH (the "
+      "installer's own entry {}\\bin holds no DLLs). Or install the same release into the toolkit: '{}'",
+      c->version.empty() ? c->release : c->version, c->cuda, c->dir, c->dir.substr(0, c->dir.rfind("\\bin\\")),
+      toolkit_command(t.root, "install", "<archive>")));
+}
+
+}  // namespace
 
 std::string list_problem_note(const LoaderPathPlan& plan) {
   return plan.list_problem.empty() ? std::string() : plan.list_problem + ": no " + plan.variable + " or GitHub Actions lines are given for it";
@@ -36,15 +66,18 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
   r.cudnn_file = toolkit_cudnn_file(toolkit, r.plan.folder);
   // only a toolkit that holds a cuDNN can be shadowed: for one that holds none, say so instead
   const auto installed_dir = r.cudnn_file.empty() ? std::string() : r.plan.folder;
-  if (r.cudnn_file.empty())
+  if (r.cudnn_file.empty() && toolkit.os == Os::windows) use_installer_copy(r, toolkit, env);
+  if (r.cudnn_file.empty() && !r.installer_copy)
     r.notes.push_back(fmt::format("the toolkit holds no cuDNN (no {} in {}): install one with '{}'",
                                   toolkit.os == Os::windows ? "cudnn64_N.dll" : "libcudnn.so.N", r.plan.folder,
                                   toolkit_command(toolkit.root, "install", "<archive>")));
   if (toolkit.os == Os::windows) {
+    const auto scan_major = r.installer_copy ? cudnn_major_of_release(r.installer_copy->release) : major;
+    const auto scan_installed = r.installer_copy ? r.installer_copy->dir : installed_dir;
     const auto app_dir = consumer.empty() ? std::string() : utf8_of(path_from_utf8(consumer).parent_path());
     std::error_code ec;  // a program started from here searches this folder too (after the Windows folder)
     const auto cwd = utf8_of(std::filesystem::current_path(ec));
-    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir, ec ? std::string() : cwd), LoaderFlavor::windows, major, installed_dir);
+    r.shadows = scan_cudnn_copies(windows_search_order(env, app_dir, ec ? std::string() : cwd), LoaderFlavor::windows, scan_major, scan_installed);
     return r;
   }
   OwnSearchPaths own;
@@ -77,6 +110,10 @@ nlohmann::json path_report_json(const PathReport& r) {
          {"list_problem", p.list_problem.empty() ? json(nullptr) : json(p.list_problem)},
          {"notes", r.notes}};
   j["shadow_scan"] = r.shadows ? shadow_report_json(*r.shadows) : json(nullptr);
+  if (const auto& c = r.installer_copy)
+    j["installer_copy"] = {{"dir", c->dir}, {"release", c->release}, {"cuda", c->cuda}, {"version", c->version.empty() ? json(nullptr) : json(c->version)}};
+  else
+    j["installer_copy"] = nullptr;
   return j;
 }
 

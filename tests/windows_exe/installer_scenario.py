@@ -9,6 +9,9 @@ C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4\\, headers in include\\12.4\\,
 2. The user's PATH holds ...\\v9.1\\bin\\12.4: files.windows_installer passes.
 3. bundles.found searches no Linux prefix (/usr/local/lib/python3*, /usr/lib/python3) on Windows.
 4. With the installer's entry in Windows' Apps list (Uninstall key), the owner is named as Apps names it.
+5. `path --apply --scope user` (the toolkit holds no cuDNN): the installer's folder that fits the toolkit goes first in
+   HKCU\\Environment's PATH, and files.windows_installer passes in a new process; `doctor --fix --yes` does the same
+   from the installer's own entry alone, and a second run plans nothing.
 
     installer_scenario.py CUDNNCTL_EXE WORKDIR [WHEEL_CACHE]
 Skips (prints SKIP:) when the exe, wine64 or the cached wheels are absent, unless CUDNNCTL_REQUIRE_WINDOWS_EXE=1
@@ -151,5 +154,57 @@ if j:
     check(len(copies) == 1 and copies[0]["owner"]["package"] == "NVIDIA cuDNN 9.1" and copies[0]["owner"]["version"] == "9.1.0.70",
           f"--json: the owner object is the Apps entry's: {copies[0]['owner'] if copies else None}")
 run_wine(ENV, "reg", "delete", APPS_KEY, "/f")
+
+
+def user_path():
+    _, out, _ = run_wine(ENV, "reg", "query", "HKCU\\Environment", "/v", "PATH")
+    line = next((ln for ln in out.splitlines() if "PATH" in ln and "REG_" in ln), "")
+    return line.split("REG_EXPAND_SZ")[-1].split("REG_SZ")[-1].strip()
+
+
+def json_of(out, err):
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        print(out[-2000:], err[-2000:])
+        return None
+
+
+# 5. path --apply puts the installer's fitting folder on PATH when the toolkit holds none
+run_wine(ENV, "reg", "add", "HKCU\\Environment", "/v", "PATH", "/t", "REG_EXPAND_SZ", "/d", INSTALLER_BIN, "/f")
+rc, out, err = run_wine(ENV, EXE, "path", "--json")
+j = json_of(out, err)
+check(rc == 0 and j and j.get("folder") == COPY and (j.get("installer_copy") or {}).get("dir") == COPY,
+      f"path: the folder to put first is the installer's {COPY} (rc {rc}): {(j or {}).get('folder')} {(j or {}).get('installer_copy')}")
+check(j and any("NVIDIA's cuDNN installer put cuDNN 9.1.0.70 for CUDA 12.4" in n for n in j.get("notes", [])),
+      f"path: a note says the toolkit holds none and names the installer's copy: {(j or {}).get('notes')}")
+rc, out, err = run_wine(ENV, EXE, "path", "--apply", "--scope", "user")
+check(rc == 0, f"path --apply --scope user rc 0: {out[-600:]} {err[-300:]}")
+check(user_path().lower().startswith(COPY.lower() + ";"), f"HKCU\\Environment PATH starts with {COPY}: {user_path()}")
+rc, j = doctor_with_user_path(user_path())
+if j:
+    check(by_id(j, "files.windows_installer")["status"] == "pass", "after path --apply files.windows_installer passes in a new process")
+
+rc, _, _ = run_wine(ENV, "reg", "add", "HKCU\\Environment", "/v", "PATH", "/t", "REG_EXPAND_SZ", "/d", INSTALLER_BIN, "/f")
+rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "files.windows_installer", "--dry-run", "--json")
+j = json_of(out, err)
+steps = (j or {}).get("plan", {}).get("steps", [])
+check([s["check"] for s in steps] == ["files.windows_installer"] and steps[0]["target"] == COPY and steps[0]["command"].endswith("--apply --scope user"),
+      f"doctor --fix --dry-run plans the installer's folder on PATH (rc {rc}): {steps}")
+check(user_path() == INSTALLER_BIN, f"--dry-run leaves the registry PATH as it was: {user_path()}")
+rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
+j = json_of(out, err)
+results = (j or {}).get("results", [])
+check("files.windows_installer" in [r["check"] for r in results] and all(r["applied"] for r in results),
+      f"doctor --fix --yes applies it (rc {rc}): {results} {err[-400:]}")
+fixed = {c["id"]: c for c in (j or {}).get("checks", [])}
+after = [x["status"] for x in fixed.get("files.windows_installer", {}).get("after", [])]
+check(after == ["pass"], f"files.windows_installer passes afterwards, with the PATH a new program gets: {fixed.get('files.windows_installer')}")
+check(user_path().lower().startswith(COPY.lower() + ";"), f"HKCU\\Environment PATH starts with {COPY}: {user_path()}")
+rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
+j = json_of(out, err)
+check(j is not None and "files.windows_installer" not in [s["check"] for s in (j or {}).get("plan", {}).get("steps", [])],
+      f"a second doctor --fix plans nothing for it (rc {rc})")
+run_wine(ENV, "reg", "delete", "HKCU\\Environment", "/v", "PATH", "/f")
 
 finish(ENV, WORK, " in installer_scenario")

@@ -61,6 +61,9 @@ struct RuntimeDependency {
 /// libnvrtc.so, and on Windows needs zlibwapi.dll.
 std::vector<RuntimeDependency> cudnn_runtime_dependencies(Os os, unsigned cudnn_major, unsigned cuda_major);
 
+/// The cuDNN DLLs (and zlibwapi.dll) among a folder's names, sorted.
+std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names);
+
 /// NVRTC's DLL of a CUDA major: nvrtc64_112_0.dll for every CUDA 11, nvrtc64_<major>0_0.dll after.
 std::string windows_nvrtc_dll(unsigned cuda_major);
 

@@ -15,6 +15,7 @@
 #include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/cuda_stack.hpp"
+#include "cudnnctl/env/installer_copies.hpp"
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/env/shadow_scan.hpp"
 #include "cudnnctl/env/toolkit.hpp"
@@ -135,17 +136,6 @@ struct InterruptedFacts {
   std::string journal_description;       // "install cudnn-... into /usr/local/cuda"
   std::string journal_error;             // the journal is there but unreadable
   std::vector<std::string> staging;      // staging folders left by a run that died (or one still running)
-};
-
-/// One CUDA folder of NVIDIA's Windows cuDNN installer (contract/windows_installer.hpp) that holds cuDNN.
-struct InstallerCopy {
-  std::string release;            // "9.1": the v9.1 folder
-  std::string cuda;               // "12.4": the CUDA folder under bin
-  std::string dir;                // the DLL folder as that machine writes it: C:\Program Files\NVIDIA\CUDNN\v9.1\bin\12.4
-  std::string local;              // the same folder here
-  std::vector<std::string> dlls;  // its cuDNN DLLs
-  std::string version;            // the main DLL's version resource ("9.1.0.70"); empty when unread
-  bool on_path = false;           // that machine's PATH names the folder
 };
 
 /// NVIDIA's Windows cuDNN installer's copies (files.windows_installer), for a Windows toolkit.

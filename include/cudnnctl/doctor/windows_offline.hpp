@@ -25,9 +25,6 @@ struct OfflineWindows {
   FileSnapshot files;                     // the folders above listed, the cuDNN DLLs and nvcuda.dll read (gather_windows.cpp)
 };
 
-/// The cuDNN DLLs (and zlibwapi.dll) among a folder's names, sorted.
-std::vector<std::string> cudnn_dll_names(const std::vector<std::string>& names);
-
 /// Layer 2 `files.versions` for Windows: every cuDNN DLL's version resource, mixed releases, and the header.
 Check windows_dll_versions(const std::string& dll_dir, unsigned major, const std::string& header_version, const FileSnapshot& files);
 

@@ -34,6 +34,10 @@ struct LoaderPathPlan {
 LoaderPathPlan plan_loader_path(const Toolkit& toolkit, const std::string& current_value, const std::string& system_root,
                                 const platform::Environment& env);
 
+/// Windows: the plan with `folder` (a DLL folder outside the toolkit: NVIDIA's cuDNN installer's) first on PATH
+/// instead of the toolkit's bin; CUDNN_PATH and the commands stay the toolkit's.
+void put_folder_first_instead(LoaderPathPlan& plan, const std::string& folder, const std::string& current_value, const platform::Environment& env);
+
 /// The lines to eval in `shell` so this shell (and what it starts) loads the toolkit's cuDNN first.
 std::string shell_lines(const LoaderPathPlan& plan, Shell shell);
 

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cudnnctl/env/installer_copies.hpp"
 #include "cudnnctl/env/loader_path.hpp"
 
 namespace cudnnctl {
@@ -15,6 +16,8 @@ struct PathReport {
   std::optional<ShadowReport> shadows;  // nullopt when the toolkit is for another OS than this machine
   std::vector<std::string> notes;
   std::string cudnn_file;  // the toolkit's own cuDNN main library (libcudnn.so.9), "" when it holds none
+  // Windows, a toolkit without cuDNN: NVIDIA's cuDNN installer's copy that fits it, whose folder the plan puts first
+  std::optional<InstallerCopy> installer_copy;
 };
 
 /// The note for a plan whose folder cannot go into its list variable (PATH on Windows, LD_LIBRARY_PATH on
