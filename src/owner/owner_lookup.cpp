@@ -15,6 +15,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/owner/owner_records.hpp"
 #include "cudnnctl/owner/owner_sources.hpp"
+#include "cudnnctl/owner/rpm_database.hpp"
 #include "cudnnctl/platform/environment.hpp"
 
 namespace cudnnctl {

@@ -56,6 +56,8 @@ void finish_stanza(DpkgPackage& cur, bool installed, std::vector<DpkgPackage>& o
 
 } // namespace
 
+bool plain_absolute_path(std::string_view p) { return !p.empty() && p.front() == '/' && no_dot_components(p) && plain_path(p); }
+
 bool plain_token(std::string_view s) {
   if (s.empty() || s.size() > 200) return false;
   for (const char c : s) {
@@ -99,8 +101,7 @@ std::vector<std::string> parse_path_list(std::string_view text) {
   each_line(text, [&](std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     while (line.size() > 1 && line.back() == '/') line.remove_suffix(1);
-    if (line.empty() || line.front() != '/' || !no_dot_components(line) || !plain_path(line)) return;
-    out.emplace_back(line);
+    if (plain_absolute_path(line)) out.emplace_back(line);
   });
   return out;
 }

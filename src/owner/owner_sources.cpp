@@ -10,7 +10,6 @@
 #include "cudnnctl/owner/owner_records.hpp"
 #include "cudnnctl/platform/folder_listing.hpp"
 #include "cudnnctl/platform/input_file.hpp"
-#include "cudnnctl/platform/process.hpp"
 
 namespace cudnnctl {
 namespace {
@@ -107,27 +106,6 @@ std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFi
     if (!rec.paths.empty()) out.push_back(std::move(rec));
   }
   return out;
-}
-
-RpmQuery find_rpm_database(const std::string& root) {
-  for (const char* db : {"/var/lib/rpm", "/usr/lib/sysimage/rpm"})
-    for (const char* file : {"/rpmdb.sqlite", "/Packages"})
-      if (platform::require_regular_file(under(root, db) + std::string(file), "the rpm database")) return RpmQuery{root, std::string(db)};
-  return RpmQuery{root, {}};
-}
-
-std::optional<Owner> RpmQuery::owner_of(const std::vector<std::string>& candidates) const {
-  for (const auto& c : candidates) {
-    const auto text = platform::run_capture(
-        {"rpm", "--root", root, "--dbpath", dbpath, "-qf", "--queryformat", "%{NAME}\t%{VERSION}-%{RELEASE}\n", c}, 20000);
-    if (!text) continue;
-    const std::string first = text->substr(0, text->find('\n'));
-    const auto tab = first.find('\t');
-    if (tab == std::string::npos) continue;
-    Owner o{OwnerKind::rpm, first.substr(0, tab), first.substr(tab + 1), false, under(root, dbpath)};
-    if (plain_token(o.package) && plain_token(o.version)) return o;
-  }
-  return std::nullopt;
 }
 
 std::optional<Owner> conda_owner(const std::string& host_path) {

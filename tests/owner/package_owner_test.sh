@@ -5,7 +5,9 @@
 # built by rpmbuild and installed by rpm into its own --dbpath; a pacman local database and Debian's
 # nvidia-cudnn filelist as text. Then install and uninstall refuse what they own (exit 20, --force or not),
 # with nothing changed and the package manager's own verify clean, a /usr toolkit is refused, and a toolkit
-# of its own still installs.     package_owner_test.sh CUDNNCTL {dpkg|rpm|pacman|filelist}
+# of its own still installs. rpm_sqlite: the same rpm install, with cudnnctl run where no `rpm` program can be
+# found, so its owner comes from the rpmdb.sqlite that rpm wrote, read directly (the log says which route).
+#   package_owner_test.sh CUDNNCTL {dpkg|rpm|rpm_sqlite|pacman|filelist}
 . "$(dirname "$0")/../install/hostile/common.sh" "$1"
 KIND=$2
 need() { for t in "$@"; do command -v "$t" > /dev/null || { echo "SKIP: no $t on this machine (scripts/test.sh installs it)"; exit 0; }; done; }
@@ -40,7 +42,7 @@ dpkg)
   OWNER="dpkg: libcudnn9-cuda-13 9.19.0.56-1" FIX="sudo apt remove libcudnn9-cuda-13"
   hold() { echo "libcudnn9-cuda-13 hold" | "${D[@]}" --set-selections; }
   verify() { local v; v=$("${D[@]}" --verify libcudnn9-cuda-13 2>&1) && [ -z "$v" ] || { echo "$v"; return 1; }; } ;;
-rpm)
+rpm|rpm_sqlite)
   need rpm rpmbuild
   T=$W/rpmbuild; mkdir -p "$T/SPECS"
   payload "$W/payload" /usr/lib64 $TK/lib64
@@ -62,12 +64,27 @@ $TK/lib64/libcudnn*
 SPEC
   rpmbuild --define "_topdir $T" --define '_build_id_links none' --define '__strip /bin/true' --define '__os_install_post %{nil}' \
     --define 'debug_package %{nil}' -bb "$T/SPECS/c.spec" > rpmbuild.log 2>&1 || { tail -20 rpmbuild.log; echo "FAIL: rpmbuild"; exit 1; }
-  RPMQ=(rpm --root "$R" --dbpath /var/lib/rpm)
+  RPMQ=("$(command -v rpm)" --root "$R" --dbpath /var/lib/rpm)  # (by its path: rpm_sqlite takes rpm off PATH below)
   "${RPMQ[@]}" --initdb && "${RPMQ[@]}" -i --nodeps --nosignature --ignorearch "$T"/RPMS/*/*.rpm > rpm.log 2>&1 || { cat rpm.log; echo "FAIL: rpm -i"; exit 1; }
   check "rpm itself says it owns the toolkit's copy" bash -c '"$@" -qf '$TK'/lib64/libcudnn.so.9 | grep -q "^libcudnn9-cuda-13-9.19.0.56-1"' _ "${RPMQ[@]}"
   OWNER="rpm: libcudnn9-cuda-13 9.19.0.56-1" FIX="sudo dnf remove libcudnn9-cuda-13"
   hold() { :; }
-  verify() { [ -z "$("${RPMQ[@]}" -V libcudnn9-cuda-13)" ]; } ;;
+  verify() { [ -z "$("${RPMQ[@]}" -V libcudnn9-cuda-13)" ]; }
+  if [ "$KIND" = rpm_sqlite ]; then  # a PATH with every program of this one but rpm
+    check "rpm left no changes in rpmdb.sqlite-wal (it checkpoints on close): the main file holds them" \
+      bash -c '[ ! -s "$1/var/lib/rpm/rpmdb.sqlite-wal" ]' _ "$R"
+    NB=$W/bin-without-rpm; mkdir -p "$NB"
+    IFS=: read -ra dirs <<< "$PATH"
+    for d in "${dirs[@]}"; do for f in "$d"/*; do
+      b=${f##*/}; [ "$b" != rpm ] && [ -x "$f" ] && [ ! -e "$NB/$b" ] && ln -s "$f" "$NB/$b"
+    done; done
+    export PATH=$NB
+    check "no rpm program can be found" bash -c '! command -v rpm'
+    out=$(CUDNNCTL_PACKAGE_ROOT=$R "$C" -v --log-file "$W/owner.log" install $N.tar.xz --cuda-path "$R$TK" --sha256 $H --no-path 2>&1)
+    check "cudnnctl read rpm's database directly (its log says so)" \
+      bash -c 'grep -q "rpm program .rpm. cannot be run" "$1" && grep -q "rpm.s database read directly: [1-9]" "$1"' _ "$W/owner.log"
+    grep -i "owner:" "$W/owner.log" | head -5
+  fi ;;
 pacman)
   payload "$R" $TK/lib64
   L=$R/var/lib/pacman/local/cudnn-9.19.1.2-1; mkdir -p "$L"
@@ -81,7 +98,7 @@ filelist)
   mkdir -p "$R/var/lib/dpkg"; printf 'Package: nvidia-cudnn\nStatus: install ok installed\nVersion: 9.19.0.56~cuda13\n\n' > "$R/var/lib/dpkg/status"
   OWNER="nvidia-cudnn: nvidia-cudnn 9.19.0.56~cuda13" FIX="sudo apt purge nvidia-cudnn"
   hold() { :; }; verify() { :; } ;;
-*) echo "usage: package_owner_test.sh CUDNNCTL dpkg|rpm|pacman|filelist"; exit 2 ;;
+*) echo "usage: package_owner_test.sh CUDNNCTL dpkg|rpm|rpm_sqlite|pacman|filelist"; exit 2 ;;
 esac
 
 before=$(snapR)
@@ -92,7 +109,7 @@ check "the error id, the owner and its own fix named" bash -c 'grep -q "install.
 out=$(inst "$R$TK" --force); rc=$?
 check "--force does not override it" [ $rc -eq 20 ]
 check "nothing changed" [ "$(snapR)" = "$before" ]
-case $KIND in dpkg|rpm) check "$KIND's own verify is clean" verify ;; esac  # pacman and the filelist: text fixtures
+case $KIND in dpkg|rpm|rpm_sqlite) check "$KIND's own verify is clean" verify ;; esac  # pacman and the filelist: text fixtures
 if [ "$KIND" = dpkg ]; then
   hold; held=$(snapR)
   out=$(inst "$R$TK"); check "held after dpkg --set-selections: the refusal says so" grep -qF "$OWNER (held)" <<< "$out"

@@ -2,7 +2,8 @@
 // "Who owns this file?", answered from the package managers' own records under a root ("/" for this machine,
 // a mounted tree or a test's private root otherwise), without running a package manager's front end and
 // without taking its lock: dpkg (info/*.list and status, with the hold), Debian's nvidia-cudnn filelist, rpm
-// (`rpm -qf` against the root's database where the program exists), pacman (local/*/files and desc), conda
+// (`rpm -qf` against the root's database where the program exists, else its rpmdb.sqlite read directly,
+// read-only: rpm_database.hpp), pacman (local/*/files and desc), conda
 // (conda-meta), pip (RECORD), cudnnctl's receipt, NVIDIA's Windows installer folder; else nobody.
 // Every record is read bounded and as untrusted text (owner_records.hpp); one that cannot be read counts as
 // saying nothing. The databases are read once per lookup object, on the first question.

@@ -31,17 +31,7 @@ std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root, R
 /// pacman: <root>/var/lib/pacman/local/*/{desc,files}.
 std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFilter filter = RecordFilter::all);
 
-/// rpm: asked through the `rpm` program with the root's own database (--root, --dbpath: Debian's rpm
-/// would otherwise read ~/.rpmdb), read-only, with a time limit.
-struct RpmQuery {
-  std::string root;    // "/" or the tree
-  std::string dbpath;  // the database folder as the target names it ("/var/lib/rpm", "/usr/lib/sysimage/rpm")
-  bool usable() const { return !dbpath.empty(); }
-  /// The first package `rpm -qf` names for one of `candidates` (target paths); nullopt when none does.
-  std::optional<Owner> owner_of(const std::vector<std::string>& candidates) const;
-};
-/// The root's rpm database folder (one holding rpmdb.sqlite or Packages); dbpath empty when there is none.
-RpmQuery find_rpm_database(const std::string& root);
+/// rpm: rpm_database.hpp (the `rpm` program, else rpmdb.sqlite read directly).
 
 /// conda: the conda-meta/*.json of the prefix above `host_path` (up to four folders up) that lists it.
 std::optional<Owner> conda_owner(const std::string& host_path);
