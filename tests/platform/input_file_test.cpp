@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "../archive/test_archives.hpp"
+#include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/input_file.hpp"
 
 using namespace cudnnctl;
@@ -61,4 +62,25 @@ TEST_CASE("input files: missing files and dangling links say which", "[input_fil
   CHECK(dangling.error().code == ErrorCode::file_not_found);
   CHECK_THAT(dangling.error().message, Catch::Contains("dangling symbolic link") && Catch::Contains("gone.txt"));
   CHECK_THAT(platform::require_regular_file(link, "x").error().message, Catch::Contains("dangling"));
+}
+
+TEST_CASE("ReadOnlyFile: a FIFO, a device or a folder put where a file was checked is refused, never waited on", "[input_file]") {
+  TempDir tmp;
+  const auto fifo = (tmp.path() / "rpmdb.sqlite").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  // no writer: a blocking open would wait forever (the check-then-open race of a reader that checked a moment ago)
+  const auto f = platform::ReadOnlyFile::open(fifo);
+  REQUIRE(!f);
+  CHECK(f.error().code == ErrorCode::input_invalid);
+  CHECK_THAT(f.error().message, Catch::Contains("not a regular file") && Catch::Contains(fifo));
+  CHECK(!platform::ReadOnlyFile::open("/dev/zero"));
+  CHECK(!platform::ReadOnlyFile::open(tmp.str()));
+  const auto file = (tmp.path() / "a.bin").string();
+  std::ofstream(file) << "12345";
+  const auto ok = platform::ReadOnlyFile::open(file);
+  REQUIRE(ok);
+  CHECK(ok->size() == 5);
+  char buf[8] = {};
+  CHECK(ok->read_at(1, buf, 4) == 4);
+  CHECK(std::string(buf, 4) == "2345");
 }

@@ -127,7 +127,8 @@ Result<void> PositionalFile::close() {
 }
 
 Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO put where a file was checked a moment ago cannot hang the open (it is refused below)
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     const int e = errno;
     log::debug("open for reading {}: {}", path, std::strerror(e));
@@ -136,7 +137,14 @@ Result<ReadOnlyFile> ReadOnlyFile::open(const std::string& path) {
     return io_error("cannot open", path, e);
   }
   struct stat st {};
-  ::fstat(fd, &st);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int e = errno;
+    ::close(fd);
+    if (st.st_mode != 0 && !S_ISREG(st.st_mode))
+      return fail(ErrorCode::input_invalid, fmt::format("'{}' is not a regular file (a FIFO, a device, a socket or a folder)", path),
+                  "name the file itself", path);
+    return io_error("cannot read the status of", path, e);
+  }
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   log::debug("open for reading {}: {} bytes", path, st.st_size);
   return ReadOnlyFile(fd, static_cast<std::uint64_t>(st.st_size));
