@@ -221,14 +221,13 @@ void plan_search_path(const DoctorFacts& f, const Check& c, const FixContext& ct
       {c.id, FixOperation::loader_path, lp.folder, {}, std::move(command), loader_path_changes(f, lp, ctx.scope), {}, windows ? ctx.scope : std::string()});
 }
 
-// Windows, a toolkit without cuDNN: the installer's folder that fits it put on PATH (`path --apply` chooses the same one).
+// Windows, a toolkit without cuDNN (the check fails only then): the installer's folder that fits it put on PATH
+// (`path --apply` chooses the same one).
 void plan_installer_path(const DoctorFacts& f, const Check& c, const FixContext& ctx, FixPlan& plan) {
   const auto* copy = installer_copy_for_toolkit(f);
   std::string why;
   if (f.offline) why = "the search path of another machine is not changed from here";
-  else if (f.major) why = "the toolkit has a cuDNN of its own: that one is put first (files.search_path), not the installer's";
   else if (!copy) why = "no folder of the installer fits the toolkit's CUDA version: install one for it";
-  else if (copy->on_path) why = "the folder is on PATH already";
   if (!why.empty()) {
     plan.printed.push_back({c.id, c.status, c.fix, std::move(why)});
     return;

@@ -9,6 +9,7 @@
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/doctor/gather.hpp"
+#include "cudnnctl/env/installer_copies.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/windows_mount.hpp"
 
@@ -63,7 +64,7 @@ void prepare_offline(DoctorFacts& f, const DoctorOptions& o, DoctorSystem& sys) 
   const auto sysroot = lookup("SystemRoot").value_or("C:\\Windows");
   if (!o.system32.empty()) win.system32 = o.system32;
   else if (auto l = mount.to_local(sysroot + "\\System32"); l && sys.is_dir(*l)) win.system32 = *l;
-  f.installer.root = lookup("ProgramFiles").value_or("C:\\Program Files") + "\\" + std::string(k_windows_installer_folder);
+  f.installer.root = installer_root(lookup("ProgramFiles"));
   f.installer.root_local = mount.to_local(f.installer.root).value_or(std::string());
   if (!o.windows_path) return;
   platform::MapEnvironment wenv(std::map<std::string, std::string>{{"PATH", *o.windows_path}, {"SystemRoot", sysroot}});
@@ -85,9 +86,7 @@ void prepare_native(DoctorFacts& f, const platform::Environment& env, DoctorSyst
   win.dll_dir = utf8_of(path_from_utf8(t.runtime_library_dir()).lexically_normal());
   for (const auto& d : windows_dll_dirs())
     if (const auto b = path_from_utf8(t.root) / path_from_utf8(d); sys.is_dir(utf8_of(b))) win.toolkit_bins.push_back(utf8_of(b.lexically_normal()));
-  const auto program_files = env.get("ProgramFiles");
-  f.installer.root =
-      (program_files && !program_files->empty() ? *program_files : std::string("C:\\Program Files")) + "\\" + std::string(k_windows_installer_folder);
+  f.installer.root = installer_root(env.get("ProgramFiles"));
   f.installer.root_local = f.installer.root;
   for (auto sd : windows_search_order(env, "")) {
     sd.local = sd.dir;

@@ -19,11 +19,6 @@ namespace {
 // A hostile or odd tree is read only this far: NVIDIA's has a few release and CUDA folders.
 constexpr std::size_t k_installer_folders_max = 64;
 
-// `dir` + "/" + `name`, one separator (the doctor's snapshots key folders the same way)
-std::string local_join(const std::string& dir, const std::string& name) {
-  return !dir.empty() && (dir.back() == '/' || dir.back() == '\\') ? dir + name : dir + "/" + name;
-}
-
 std::vector<std::string> bounded_listing(const InstallerListing& l, const std::string& dir) {
   auto names = l.list_dir(dir);
   if (names.size() > k_installer_folders_max) names.resize(k_installer_folders_max);
@@ -34,7 +29,7 @@ std::vector<std::string> bounded_listing(const InstallerListing& l, const std::s
 std::optional<InstallerCopy> copy_in(const InstallerListing& l, const std::string& release, const std::string& cuda, const std::string& dir,
                                      const std::string& local) {
   std::vector<std::pair<std::string, std::string>> candidates;
-  for (const auto& m : windows_machines()) candidates.emplace_back(dir + "\\" + std::string(m.folder), local_join(local, std::string(m.folder)));
+  for (const auto& m : windows_machines()) candidates.emplace_back(dir + "\\" + std::string(m.folder), join_path(local, std::string(m.folder)));
   candidates.emplace_back(dir, local);
   for (const auto& [win_dir, here] : candidates) {
     const auto names = cudnn_dll_names(bounded_listing(l, here));
@@ -43,7 +38,7 @@ std::optional<InstallerCopy> copy_in(const InstallerListing& l, const std::strin
       return c && c->main() && c->full_version.empty();
     });
     if (main == names.end()) continue;
-    return InstallerCopy{release, cuda, win_dir, here, names, l.file_version(local_join(here, *main)), false};
+    return InstallerCopy{release, cuda, win_dir, here, names, l.file_version(join_path(here, *main)), false};
   }
   return std::nullopt;
 }
@@ -61,11 +56,11 @@ std::vector<InstallerCopy> list_installer_copies(const std::string& root, const 
     const auto release = installer_release_folder(name);
     if (!release) continue;
     const auto bin = root + "\\" + name + "\\bin";
-    const auto bin_local = local_join(local_join(root_local, name), "bin");
+    const auto bin_local = join_path(join_path(root_local, name), "bin");
     if (release_bins_on_path && on_path(bin)) release_bins_on_path->push_back(bin);
     for (const auto& cuda : bounded_listing(listing, bin_local)) {
       if (!installer_cuda_folder(cuda)) continue;
-      if (auto c = copy_in(listing, *release, cuda, bin + "\\" + cuda, local_join(bin_local, cuda))) {
+      if (auto c = copy_in(listing, *release, cuda, bin + "\\" + cuda, join_path(bin_local, cuda))) {
         c->on_path = on_path(c->dir);
         out.push_back(std::move(*c));
       }
@@ -78,18 +73,19 @@ std::vector<InstallerCopy> list_installer_copies(const std::string& root, const 
   return out;
 }
 
+std::string installer_root(const std::optional<std::string>& program_files) {
+  return (program_files && !program_files->empty() ? *program_files : std::string("C:\\Program Files")) + "\\" +
+         std::string(k_windows_installer_folder);
+}
+
 const InstallerCopy* fitting_installer_copy(const std::vector<InstallerCopy>& copies, const std::string& toolkit_cuda) {
-  const auto fits = [&](const InstallerCopy& c) {
-    std::vector<const InstallerCopy*> same;
+  const InstallerCopy* best = nullptr;
+  for (std::size_t first = 0, end = 0; first < copies.size(); first = end) {  // one release at a time, oldest first
     std::vector<std::string> folders;
-    for (const auto& o : copies)
-      if (o.release == c.release) same.push_back(&o), folders.push_back(o.cuda);
+    for (end = first; end < copies.size() && copies[end].release == copies[first].release; ++end) folders.push_back(copies[end].cuda);
     const auto i = fitting_cuda_folder(folders, toolkit_cuda);
-    return i && same[*i] == &c;
-  };
-  const InstallerCopy* best = nullptr;  // copies are sorted by release: a later fitting one is newer
-  for (const auto& c : copies)
-    if (fits(c) && (c.on_path || !best || !best->on_path)) best = &c;
+    if (i && (copies[first + *i].on_path || !best || !best->on_path)) best = &copies[first + *i];
+  }
   return best;
 }
 

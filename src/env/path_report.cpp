@@ -1,6 +1,5 @@
 #include "cudnnctl/env/path_report.hpp"
 
-#include <charconv>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -8,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/base/strings.hpp"
-#include "cudnnctl/contract/windows_installer.hpp"
 #include "cudnnctl/env/linux_loader.hpp"
 #include "cudnnctl/env/path_list.hpp"
 #include "cudnnctl/env/shadow_report_json.hpp"
@@ -23,14 +21,8 @@ namespace {
 
 // Windows, a toolkit without cuDNN: NVIDIA's cuDNN installer's copy that fits the toolkit's CUDA version (under
 // %ProgramFiles%\NVIDIA\CUDNN) takes the toolkit's place in the plan. Its note replaces "install one".
-unsigned cudnn_major_of_release(std::string_view release) {  // "9.1" -> 9; 0 when unreadable
-  unsigned v = 0;
-  const auto [end, ec] = std::from_chars(release.data(), release.data() + release.size(), v);
-  return ec == std::errc() && end != release.data() ? v : 0;
-}
-
 void use_installer_copy(PathReport& r, const Toolkit& t, const platform::Environment& env) {
-  const auto root = env.get("ProgramFiles").value_or("C:\\Program Files") + "\\" + std::string(k_windows_installer_folder);
+  const auto root = installer_root(env.get("ProgramFiles"));
   const auto current = env.get("PATH").value_or("");
   const auto copies = list_installer_copies(root, root, installer_listing_here(), split_path_list(current, PathFlavor::windows));
   const auto* c = fitting_installer_copy(copies, t.version.empty() ? t.major() : t.version);
@@ -72,7 +64,7 @@ PathReport make_path_report(const Toolkit& toolkit, const platform::Environment&
                                   toolkit.os == Os::windows ? "cudnn64_N.dll" : "libcudnn.so.N", r.plan.folder,
                                   toolkit_command(toolkit.root, "install", "<archive>")));
   if (toolkit.os == Os::windows) {
-    const auto scan_major = r.installer_copy ? cudnn_major_of_release(r.installer_copy->release) : major;
+    const auto scan_major = r.installer_copy ? parse_uint_or(split(r.installer_copy->release, '.').front(), 0) : major;
     const auto scan_installed = r.installer_copy ? r.installer_copy->dir : installed_dir;
     const auto app_dir = consumer.empty() ? std::string() : utf8_of(path_from_utf8(consumer).parent_path());
     std::error_code ec;  // a program started from here searches this folder too (after the Windows folder)

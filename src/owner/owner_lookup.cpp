@@ -29,7 +29,6 @@ struct OwnerIndex {
 
 namespace {
 
-bool names_cudnn(std::string_view path) { return to_lower_ascii(base_name(path)).find("cudnn") != std::string::npos; }
 
 void index_paths(OwnerIndex& ix, const std::vector<std::string>& paths, const Owner& o) {
   for (const auto& p : paths)
@@ -55,10 +54,6 @@ std::optional<Owner> scan_records(const std::string& root, const std::vector<std
     for (const auto& rec : reader(root, RecordFilter::all))
       if (has(rec.paths)) return rec.owner;
   return std::nullopt;
-}
-
-std::string joined(const std::string& root, const std::string& target) {
-  return root == "/" ? target : root + target;
 }
 
 } // namespace
@@ -98,7 +93,7 @@ Owner OwnerLookup::owner_of(const std::string& path) {
   // there as given (a bundle outside a mounted tree); else the target's path under the root
   std::string host = path;
   std::error_code ec;
-  if (m_root != "/" && target == path && !std::filesystem::exists(path_from_utf8(path), ec)) host = joined(m_root, target);
+  if (m_root != "/" && target == path && !std::filesystem::exists(path_from_utf8(path), ec)) host = under_root(m_root, target);
   std::vector<std::string> candidates = merged_usr_aliases(target);
   // the folder with its links resolved (a /lib -> usr/lib link, a lib64 -> lib), as the target names it
   const auto host_dir = std::filesystem::canonical(path_from_utf8(parent_of(host)), ec);

@@ -58,6 +58,8 @@ void finish_stanza(DpkgPackage& cur, bool installed, std::vector<DpkgPackage>& o
 
 bool plain_absolute_path(std::string_view p) { return !p.empty() && p.front() == '/' && no_dot_components(p) && plain_path(p); }
 
+bool names_cudnn(std::string_view path) { return to_lower_ascii(base_name(path)).find("cudnn") != std::string::npos; }
+
 bool plain_token(std::string_view s) {
   if (s.empty() || s.size() > 200) return false;
   for (const char c : s) {

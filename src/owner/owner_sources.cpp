@@ -12,9 +12,9 @@
 #include "cudnnctl/platform/input_file.hpp"
 
 namespace cudnnctl {
-namespace {
+std::string under_root(const std::string& root, const std::string& target) { return root == "/" ? target : root + target; }
 
-std::string under(const std::string& root, const std::string& target) { return root == "/" ? target : root + target; }
+namespace {
 
 // The record's text, or empty when it is missing, not a regular file, too large or unreadable.
 std::string read_record(const std::string& path) {
@@ -67,7 +67,7 @@ std::vector<std::string> folders_above(const std::string& host_path, int levels)
 
 std::vector<PackageRecord> read_dpkg_records(const std::string& root, RecordFilter filter) {
   std::vector<PackageRecord> out;
-  const std::string admin = under(root, "/var/lib/dpkg");
+  const std::string admin = under_root(root, "/var/lib/dpkg");
   const std::string status = read_record(admin + "/status");
   if (status.empty()) return out;
   for (const auto& pkg : parse_dpkg_status(status)) {
@@ -85,18 +85,18 @@ std::vector<PackageRecord> read_dpkg_records(const std::string& root, RecordFilt
 }
 
 std::vector<PackageRecord> read_nvidia_cudnn_filelist(const std::string& root, RecordFilter) {
-  const std::string list = under(root, "/var/lib/nvidia-cudnn/filelist.txt");
+  const std::string list = under_root(root, "/var/lib/nvidia-cudnn/filelist.txt");
   const std::string text = read_record(list);
   if (text.empty()) return {};
   PackageRecord rec{{OwnerKind::nvidia_cudnn, "nvidia-cudnn", {}, false, list}, parse_path_list(text)};
-  for (const auto& pkg : parse_dpkg_status(read_record(under(root, "/var/lib/dpkg/status"))))
+  for (const auto& pkg : parse_dpkg_status(read_record(under_root(root, "/var/lib/dpkg/status"))))
     if (pkg.name == "nvidia-cudnn") rec.owner.version = pkg.version, rec.owner.held = pkg.held;
   return {rec};
 }
 
 std::vector<PackageRecord> read_pacman_records(const std::string& root, RecordFilter filter) {
   std::vector<PackageRecord> out;
-  const std::string local = under(root, "/var/lib/pacman/local");
+  const std::string local = under_root(root, "/var/lib/pacman/local");
   for (const auto& name : folder_names(local, true)) {
     const auto desc = parse_pacman_desc(read_record(local + "/" + name + "/desc"));
     if (!desc) continue;

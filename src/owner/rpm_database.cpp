@@ -1,6 +1,8 @@
 // rpm's owner of a file: `rpm -qf` where the program runs, else rpmdb.sqlite read directly (rpm_database.hpp).
 #include "cudnnctl/owner/rpm_database.hpp"
 
+#include <algorithm>
+
 #include "cudnnctl/base/log.hpp"
 #include "cudnnctl/base/strings.hpp"
 #include "cudnnctl/owner/owner_records.hpp"
@@ -13,21 +15,11 @@ namespace cudnnctl {
 namespace {
 namespace rpm_db {  // (a named namespace: the owner module is built as one unity file)
 
-std::string under(const std::string& root, const std::string& target) { return root == "/" ? target : root + target; }
-
 // "cudnn" in any case anywhere in the bytes (a header whose file names cuDNN, as names_cudnn reads it, does).
 bool mentions_cudnn(std::string_view bytes) {
-  static constexpr std::string_view k_word = "cudnn";
-  for (std::size_t at = bytes.find_first_of("cC"); at != std::string_view::npos && bytes.size() - at >= k_word.size();
-       at = bytes.find_first_of("cC", at + 1)) {
-    std::size_t i = 1;
-    while (i < k_word.size() && (bytes[at + i] | 0x20) == k_word[i]) ++i;
-    if (i == k_word.size()) return true;
-  }
-  return false;
+  static constexpr std::string_view k_word = "cudnn";  // letters only: setting bit 0x20 lowers exactly their capitals
+  return std::search(bytes.begin(), bytes.end(), k_word.begin(), k_word.end(), [](char a, char w) { return (a | 0x20) == w; }) != bytes.end();
 }
-
-bool names_cudnn(std::string_view path) { return to_lower_ascii(base_name(path)).find("cudnn") != std::string::npos; }
 
 // A note for the log when rpm left writes in the WAL file that this reader does not see.
 void note_wal(const std::string& file) {
@@ -63,7 +55,7 @@ std::vector<PackageRecord> rpm_sqlite_records(const SqliteFile& db, const std::s
 }
 
 std::vector<PackageRecord> read_rpm_sqlite_records(const std::string& root, const std::string& dbpath, RecordFilter filter) {
-  const std::string file = rpm_db::under(root, dbpath) + "/rpmdb.sqlite";
+  const std::string file = under_root(root, dbpath) + "/rpmdb.sqlite";
   auto db = SqliteFile::open(file);
   if (!db) {
     log::info("owner: rpm's database cannot be read: {}", db.error().message);
@@ -76,7 +68,7 @@ std::vector<PackageRecord> read_rpm_sqlite_records(const std::string& root, cons
 RpmQuery find_rpm_database(const std::string& root) {
   for (const char* db : {"/var/lib/rpm", "/usr/lib/sysimage/rpm"})
     for (const char* file : {"/rpmdb.sqlite", "/Packages"})
-      if (platform::require_regular_file(rpm_db::under(root, db) + std::string(file), "the rpm database")) return RpmQuery{root, std::string(db)};
+      if (platform::require_regular_file(under_root(root, db) + std::string(file), "the rpm database")) return RpmQuery{root, std::string(db)};
   return RpmQuery{root, {}};
 }
 
@@ -92,17 +84,17 @@ std::optional<Owner> RpmQuery::program_owner(const std::vector<std::string>& can
                                        {}, 20000);
     if (!r || (r->exit_code == 127 && r->out.empty())) {  // it cannot be started (127: exec failed, no such program)
       log::info("owner: the rpm program '{}' cannot be run ({}): reading rpm's database {}/rpmdb.sqlite directly", m_program,
-                r ? std::string("exit status 127") : r.error().message, rpm_db::under(m_root, m_dbpath));
+                r ? std::string("exit status 127") : r.error().message, under_root(m_root, m_dbpath));
       m_route = Route::database;
       return std::nullopt;
     }
-    if (m_route == Route::unknown) log::info("owner: asking 'rpm -qf' with the database {}", rpm_db::under(m_root, m_dbpath));
+    if (m_route == Route::unknown) log::info("owner: asking 'rpm -qf' with the database {}", under_root(m_root, m_dbpath));
     m_route = Route::program;
     if (r->timed_out || r->signal != 0 || r->exit_code != 0) continue;  // exit 1: not owned
     const std::string first = r->out.substr(0, r->out.find('\n'));
     const auto tab = first.find('\t');
     if (tab == std::string::npos) continue;
-    Owner o{OwnerKind::rpm, first.substr(0, tab), first.substr(tab + 1), false, rpm_db::under(m_root, m_dbpath)};
+    Owner o{OwnerKind::rpm, first.substr(0, tab), first.substr(tab + 1), false, under_root(m_root, m_dbpath)};
     if (plain_token(o.package) && plain_token(o.version)) return o;
   }
   return std::nullopt;
@@ -118,7 +110,7 @@ std::optional<Owner> RpmQuery::database_owner(const std::vector<std::string>& ca
   bool all_cudnn = true;
   for (const auto& c : candidates) {
     if (const auto it = m_by_path.find(c); it != m_by_path.end()) return it->second;
-    all_cudnn = all_cudnn && rpm_db::names_cudnn(c);
+    all_cudnn = all_cudnn && names_cudnn(c);
   }
   if (all_cudnn) return std::nullopt;  // a package holding a cuDNN-named file mentions cuDNN: the index has it
   for (const auto& rec : read_rpm_sqlite_records(m_root, m_dbpath, RecordFilter::all))

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "cudnnctl/base/byte_order.hpp"
 #include "cudnnctl/owner/owner_records.hpp"
 
 namespace cudnnctl {
@@ -19,11 +20,6 @@ constexpr std::uint32_t k_tags[] = {k_tag_name, k_tag_version, k_tag_release, k_
 constexpr std::size_t k_tag_count = std::size(k_tags);
 // All the paths of one header together (their directories are shared, so they may spell more than dl bytes).
 constexpr std::uint64_t k_paths_bytes_max = 64ull << 20;
-
-std::uint32_t get32(const char* p) {
-  const auto* u = reinterpret_cast<const unsigned char*>(p);
-  return static_cast<std::uint32_t>(u[0]) << 24 | static_cast<std::uint32_t>(u[1]) << 16 | static_cast<std::uint32_t>(u[2]) << 8 | u[3];
-}
 
 struct Entry {
   bool present = false;
@@ -45,7 +41,7 @@ struct Header {
 std::optional<Header> split(std::string_view blob) {
   if (blob.size() >= 8 && std::memcmp(blob.data(), k_magic, 8) == 0) blob.remove_prefix(8);
   if (blob.size() < 8) return std::nullopt;
-  const std::uint32_t il = get32(blob.data()), dl = get32(blob.data() + 4);
+  const std::uint32_t il = big_endian_u32(blob.data()), dl = big_endian_u32(blob.data() + 4);
   if (il < 1 || il > k_rpm_header_entries_max || dl > k_rpm_header_data_max) return std::nullopt;
   const std::uint64_t index_end = 8 + 16ull * il;
   if (blob.size() < index_end + dl) return std::nullopt;
@@ -53,9 +49,9 @@ std::optional<Header> split(std::string_view blob) {
   h.data = blob.substr(index_end, dl);
   for (std::uint32_t i = 0; i < il; ++i) {
     const char* e = blob.data() + 8 + 16ull * i;
-    const std::uint32_t tag = get32(e);
+    const std::uint32_t tag = big_endian_u32(e);
     for (std::size_t t = 0; t < k_tag_count; ++t)
-      if (k_tags[t] == tag && !h.entries[t].present) h.entries[t] = {true, get32(e + 4), get32(e + 8), get32(e + 12)};
+      if (k_tags[t] == tag && !h.entries[t].present) h.entries[t] = {true, big_endian_u32(e + 4), big_endian_u32(e + 8), big_endian_u32(e + 12)};
   }
   return h;
 }
@@ -86,7 +82,7 @@ std::optional<std::vector<std::uint32_t>> int32s(const Header& h, std::uint32_t 
   if (!e.present) return std::vector<std::uint32_t>{};
   if (e.type != k_type_int32 || e.offset > h.data.size() || e.count > (h.data.size() - e.offset) / 4) return std::nullopt;
   std::vector<std::uint32_t> out(e.count);
-  for (std::uint32_t i = 0; i < e.count; ++i) out[i] = get32(h.data.data() + e.offset + 4ull * i);
+  for (std::uint32_t i = 0; i < e.count; ++i) out[i] = big_endian_u32(h.data.data() + e.offset + 4ull * i);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cudnnctl/base/byte_order.hpp"
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/platform/files.hpp"
 #include "cudnnctl/platform/input_file.hpp"
@@ -20,11 +21,6 @@ namespace sqlite_pages {  // (a named namespace: the owner module is built as on
 
 using Bytes = std::vector<std::uint8_t>;
 constexpr std::size_t k_sqlite_columns_max = 32767;  // SQLite's own hard limit on a table's columns
-
-std::uint32_t be16(const std::uint8_t* p) { return static_cast<std::uint32_t>(p[0]) << 8 | p[1]; }
-std::uint32_t be32(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 | static_cast<std::uint32_t>(p[2]) << 8 | p[3];
-}
 
 // An SQLite varint at p (1 to 9 bytes, at most `avail`): its value and length; length 0 when it runs off the end.
 std::size_t varint(const std::uint8_t* p, std::size_t avail, std::uint64_t& v) {
@@ -116,12 +112,12 @@ Result<std::string> payload(Walk& w, const Bytes& page, std::size_t at, std::uin
   std::string out(reinterpret_cast<const char*>(page.data() + at), local);
   if (!spills) return out;
   out.reserve(total);
-  std::uint32_t next = be32(page.data() + at + local);
+  std::uint32_t next = big_endian_u32(page.data() + at + local);
   Bytes buf;
   while (out.size() < total) {
     if (next == 0) return malformed(w.source, "an overflow chain ends before its record");
     CUDNNCTL_TRY(w.load(next, buf));
-    next = be32(buf.data());
+    next = big_endian_u32(buf.data());
     const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(total - out.size(), u - 4));
     out.append(reinterpret_cast<const char*>(buf.data() + 4), take);
   }
@@ -153,16 +149,16 @@ Result<bool> walk_page(Walk& w, std::uint32_t n, int depth) {
   const std::uint8_t type = page[hdr];
   if (type != 0x05 && type != 0x0D) return malformed(w.source, fmt::format("page {} is not a table b-tree page (type {})", n, type));
   const bool leaf = type == 0x0D;
-  const std::size_t cells = be16(page.data() + hdr + 3), first = hdr + (leaf ? 8 : 12);
+  const std::size_t cells = big_endian_u16(page.data() + hdr + 3), first = hdr + (leaf ? 8 : 12);
   if (first + 2 * cells > w.usable) return malformed(w.source, fmt::format("page {}'s cell pointers run past it", n));
   for (std::size_t i = 0; i < cells; ++i) {
-    const std::size_t at = be16(page.data() + first + 2 * i);
+    const std::size_t at = big_endian_u16(page.data() + first + 2 * i);
     if (at < first + 2 * cells || at + (leaf ? 2 : 5) > w.usable) return malformed(w.source, fmt::format("a cell of page {} is outside it", n));
-    CUDNNCTL_TRY_ASSIGN(const bool go_on, leaf ? leaf_cell(w, page, at) : walk_page(w, be32(page.data() + at), depth + 1));
+    CUDNNCTL_TRY_ASSIGN(const bool go_on, leaf ? leaf_cell(w, page, at) : walk_page(w, big_endian_u32(page.data() + at), depth + 1));
     if (!go_on) return false;
   }
   if (leaf) return true;
-  return walk_page(w, be32(page.data() + hdr + 8), depth + 1);
+  return walk_page(w, big_endian_u32(page.data() + hdr + 8), depth + 1);
 }
 
 } // namespace sqlite_pages
@@ -209,12 +205,12 @@ Result<void> SqliteFile::read_header() {
   std::uint8_t h[100];
   if (m_size < sizeof h || !m_read(0, sizeof h, h)) return malformed(m_source, "shorter than its 100-byte header");
   if (std::memcmp(h, "SQLite format 3", 16) != 0) return malformed(m_source, "no 'SQLite format 3' header");
-  const std::uint32_t raw = be16(h + 16), size = raw == 1 ? 65536 : raw;
+  const std::uint32_t raw = big_endian_u16(h + 16), size = raw == 1 ? 65536 : raw;
   if (size < 512 || (size & (size - 1)) != 0) return malformed(m_source, fmt::format("page size {} is not a power of two from 512 to 65536", raw));
   if (h[19] > 2) return malformed(m_source, fmt::format("file format {} is newer than this reader", h[19]));
   if (h[21] != 64 || h[22] != 32 || h[23] != 32) return malformed(m_source, "the payload fractions are not 64/32/32");
   if (size - h[20] < 480) return malformed(m_source, fmt::format("{} reserved bytes leave less than 480 usable in a page", h[20]));
-  const std::uint32_t encoding = be32(h + 56);
+  const std::uint32_t encoding = big_endian_u32(h + 56);
   if (encoding > 1) return malformed(m_source, "the text encoding is UTF-16 (only UTF-8 databases are read)");
   if (m_size < size) return malformed(m_source, "shorter than its first page");
   m_page_size = size;

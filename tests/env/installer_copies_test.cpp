@@ -122,16 +122,22 @@ TEST_CASE("doctor --fix plans the installer's folder on PATH for a toolkit witho
   REQUIRE_FALSE(plan.steps[0].changes.empty());
   CHECK(plan.steps[0].changes[0].find(k_root + "\\v9.19\\bin\\12.9\\x64 first") != std::string::npos);
 
-  SECTION("offline, or a toolkit with a cuDNN of its own: printed, with why") {
+  SECTION("offline (a mounted Windows tree), or no folder for the toolkit's CUDA major: printed, with why") {
     f->offline = true;
     auto printed = plan_fixes(r, FixContext{}, {});
     CHECK(printed.steps.empty());
     REQUIRE(printed.printed.size() == 1);
     CHECK(printed.printed[0].why.find("another machine") != std::string::npos);
     f->offline = false;
-    f->major = 9;
+    f->toolkit.chosen->version = "11.2";
+    f->installer.copies.erase(f->installer.copies.begin());  // no 11.x folder left
+    Checks no_fit;
+    find_check("files.windows_installer")->run(*f, no_fit);
+    REQUIRE(no_fit.size() == 1);
+    CHECK(no_fit[0].status == CheckStatus::fail);
+    r.checks = no_fit;
     printed = plan_fixes(r, FixContext{}, {});
     CHECK(printed.steps.empty());
-    CHECK(printed.printed.at(0).why.find("cuDNN of its own") != std::string::npos);
+    CHECK(printed.printed.at(0).why.find("no folder of the installer fits") != std::string::npos);
   }
 }

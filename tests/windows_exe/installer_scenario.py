@@ -17,13 +17,12 @@ C:\\Program Files\\NVIDIA\\CUDNN\\v9.1\\bin\\12.4\\, headers in include\\12.4\\,
 Skips (prints SKIP:) when the exe, wine64 or the cached wheels are absent, unless CUDNNCTL_REQUIRE_WINDOWS_EXE=1
 (CI), which makes that a failure. Wheels: tests/windows_exe/fetch_wheels.sh.
 """
-import json
 import os
 import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, check, failures, make_prefix, registry_user_path, run_wine, run_wine_json, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
@@ -73,12 +72,7 @@ def by_id(report, cid):
 def doctor_with_user_path(user_path, *extra):
     rc, _, err = run_wine(ENV, "reg", "add", "HKCU\\Environment", "/v", "PATH", "/t", "REG_EXPAND_SZ", "/d", user_path, "/f")
     check(rc == 0, f"the user's PATH set to {user_path} {err[-300:]}")
-    rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--json", *extra)
-    try:
-        j = json.loads(out)
-    except json.JSONDecodeError:
-        print(out[-2000:], err[-2000:])
-        j = None
+    rc, j, err = run_wine_json(ENV, EXE, "doctor", "--no-gpu", "--json", *extra)
     check(j is not None, f"doctor --json parses (rc {rc})")
     if j:
         for c in j["checks"]:
@@ -157,23 +151,12 @@ run_wine(ENV, "reg", "delete", APPS_KEY, "/f")
 
 
 def user_path():
-    _, out, _ = run_wine(ENV, "reg", "query", "HKCU\\Environment", "/v", "PATH")
-    line = next((ln for ln in out.splitlines() if "PATH" in ln and "REG_" in ln), "")
-    return line.split("REG_EXPAND_SZ")[-1].split("REG_SZ")[-1].strip()
-
-
-def json_of(out, err):
-    try:
-        return json.loads(out)
-    except json.JSONDecodeError:
-        print(out[-2000:], err[-2000:])
-        return None
+    return registry_user_path(ENV)
 
 
 # 5. path --apply puts the installer's fitting folder on PATH when the toolkit holds none
 run_wine(ENV, "reg", "add", "HKCU\\Environment", "/v", "PATH", "/t", "REG_EXPAND_SZ", "/d", INSTALLER_BIN, "/f")
-rc, out, err = run_wine(ENV, EXE, "path", "--json")
-j = json_of(out, err)
+rc, j, err = run_wine_json(ENV, EXE, "path", "--json")
 check(rc == 0 and j and j.get("folder") == COPY and (j.get("installer_copy") or {}).get("dir") == COPY,
       f"path: the folder to put first is the installer's {COPY} (rc {rc}): {(j or {}).get('folder')} {(j or {}).get('installer_copy')}")
 check(j and any("NVIDIA's cuDNN installer put cuDNN 9.1.0.70 for CUDA 12.4" in n for n in j.get("notes", [])),
@@ -186,14 +169,12 @@ if j:
     check(by_id(j, "files.windows_installer")["status"] == "pass", "after path --apply files.windows_installer passes in a new process")
 
 rc, _, _ = run_wine(ENV, "reg", "add", "HKCU\\Environment", "/v", "PATH", "/t", "REG_EXPAND_SZ", "/d", INSTALLER_BIN, "/f")
-rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "files.windows_installer", "--dry-run", "--json")
-j = json_of(out, err)
+rc, j, err = run_wine_json(ENV, EXE, "doctor", "--no-gpu", "--fix", "files.windows_installer", "--dry-run", "--json")
 steps = (j or {}).get("plan", {}).get("steps", [])
 check([s["check"] for s in steps] == ["files.windows_installer"] and steps[0]["target"] == COPY and steps[0]["command"].endswith("--apply --scope user"),
       f"doctor --fix --dry-run plans the installer's folder on PATH (rc {rc}): {steps}")
 check(user_path() == INSTALLER_BIN, f"--dry-run leaves the registry PATH as it was: {user_path()}")
-rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
-j = json_of(out, err)
+rc, j, err = run_wine_json(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
 results = (j or {}).get("results", [])
 check("files.windows_installer" in [r["check"] for r in results] and all(r["applied"] for r in results),
       f"doctor --fix --yes applies it (rc {rc}): {results} {err[-400:]}")
@@ -201,8 +182,7 @@ fixed = {c["id"]: c for c in (j or {}).get("checks", [])}
 after = [x["status"] for x in fixed.get("files.windows_installer", {}).get("after", [])]
 check(after == ["pass"], f"files.windows_installer passes afterwards, with the PATH a new program gets: {fixed.get('files.windows_installer')}")
 check(user_path().lower().startswith(COPY.lower() + ";"), f"HKCU\\Environment PATH starts with {COPY}: {user_path()}")
-rc, out, err = run_wine(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
-j = json_of(out, err)
+rc, j, err = run_wine_json(ENV, EXE, "doctor", "--no-gpu", "--fix", "--yes", "--json")
 check(j is not None and "files.windows_installer" not in [s["check"] for s in (j or {}).get("plan", {}).get("steps", [])],
       f"a second doctor --fix plans nothing for it (rc {rc})")
 run_wine(ENV, "reg", "delete", "HKCU\\Environment", "/v", "PATH", "/f")

@@ -1,6 +1,7 @@
 """What the windows_exe scenarios share: finding wine, skipping (or failing under
 CUDNNCTL_REQUIRE_WINDOWS_EXE=1) when something is missing, counting checks, the environment a
 Windows program runs in, running it, and making the wine prefix before anything else runs."""
+import json
 import os
 import shutil
 import subprocess
@@ -97,3 +98,20 @@ def finish(env, work, summary):
     if os.environ.get("CUDNNCTL_KEEP_TEST_WORK") != "1":
         shutil.rmtree(work, ignore_errors=True)
     sys.exit(0)
+
+
+def run_wine_json(env, *args):
+    """run_wine for a command that prints JSON: (exit code, the document or None, stderr); what did not parse is printed."""
+    rc, out, err = run_wine(env, *args)
+    try:
+        return rc, json.loads(out), err
+    except json.JSONDecodeError:
+        print(out[-2000:], err[-2000:])
+        return rc, None, err
+
+
+def registry_user_path(env):
+    """HKCU\\Environment's PATH value as reg.exe prints it ("" when there is none)."""
+    _, out, _ = run_wine(env, "reg", "query", "HKCU\\Environment", "/v", "PATH")
+    line = next((ln for ln in out.splitlines() if "PATH" in ln and "REG_" in ln), "")
+    return line.split("REG_EXPAND_SZ")[-1].split("REG_SZ")[-1].strip() if line else ""

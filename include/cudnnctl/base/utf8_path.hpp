@@ -15,6 +15,11 @@ std::filesystem::path path_from_utf8(std::string_view utf8);
 std::string utf8_of(const std::filesystem::path& p);
 /// The folder a UTF-8 path is in, as UTF-8 ("a/b/c" -> "a/b").
 std::string parent_of(const std::string& path);
+/// `dir` + "/" + `name` as text (no second separator when `dir` ends with '/' or '\\'), on any OS: the key of a
+/// file in a listing or snapshot, for folders that may be another machine's.
+inline std::string join_path(const std::string& dir, const std::string& name) {
+  return !dir.empty() && (dir.back() == '/' || dir.back() == '\\') ? dir + name : dir + "/" + name;
+}
 /// The path as UTF-8 with the platform's separators (`\` on Windows): for messages, receipts and PATH.
 std::string native_utf8(const std::filesystem::path& p);
 

@@ -6,14 +6,10 @@
 #include <vector>
 
 #include "cudnnctl/base/error.hpp"
+#include "cudnnctl/base/utf8_path.hpp"  // join_path: the key of a file in a snapshot
 #include "cudnnctl/loader/pe_reader.hpp"
 
 namespace cudnnctl {
-
-/// `dir` + "/" + `name` (no second separator when `dir` ends with one): the key of a file in a snapshot.
-inline std::string join_path(const std::string& dir, const std::string& name) {
-  return !dir.empty() && (dir.back() == '/' || dir.back() == '\\') ? dir + name : dir + "/" + name;
-}
 
 struct FileSnapshot {
   std::map<std::string, std::vector<std::string>> dirs;  // local folder -> the names in it

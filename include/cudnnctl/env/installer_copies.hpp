@@ -3,6 +3,7 @@
 // \<cuda> (or its machine folder, x64 from 9.18), listed through a seam (the doctor's DoctorSystem, or this
 // machine's disk for `path`), bounded, and the one that fits a toolkit's CUDA version.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct InstallerListing {
   std::function<std::string(const std::string& local_file)> file_version;
 };
 
+/// <ProgramFiles>\NVIDIA\CUDNN as that machine writes it: `program_files` (%ProgramFiles%), else C:\Program Files.
+std::string installer_root(const std::optional<std::string>& program_files);
+
 /// The installer's copies under `root` (<ProgramFiles>\NVIDIA\CUDNN as that machine writes it; `root_local` the
 /// same folder here), by release then CUDA folder. A hostile or odd tree is read only so far (64 names a folder).
 /// `path_dirs`: that machine's PATH entries (on_path is set against them); `release_bins_on_path` receives the
@@ -35,6 +39,7 @@ std::vector<InstallerCopy> list_installer_copies(const std::string& root, const 
 
 /// The copy that fits a toolkit of CUDA `toolkit_cuda` ("12.4" or "12"): within each release the CUDA folder
 /// fitting_cuda_folder picks; of those, one on PATH first (what programs load), else the newest release's. Null: none.
+/// `copies` as list_installer_copies returns them (by release).
 const InstallerCopy* fitting_installer_copy(const std::vector<InstallerCopy>& copies, const std::string& toolkit_cuda);
 
 /// This machine's disk as the listing (std::filesystem, the PE reader's version resource).

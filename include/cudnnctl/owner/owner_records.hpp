@@ -58,6 +58,8 @@ std::optional<InstallerPlace> windows_installer_place(std::string_view path);
 /// True for a path fit to compare and print as a package's file: absolute ('/' first), no control byte, at most
 /// 4096 bytes, no "." or ".." component ("/." too).
 bool plain_absolute_path(std::string_view p);
+/// The file name (the last component of `path`) says "cudnn", in any case: the files a cuDNN package holds.
+bool names_cudnn(std::string_view path);
 
 /// True for a name or version every manager here allows (ASCII letters, digits and ._+-~:@ ; 1..200 bytes).
 bool plain_token(std::string_view s);

@@ -14,6 +14,9 @@ namespace cudnnctl {
 inline constexpr std::uint64_t k_owner_record_max = 32ull << 20;
 inline constexpr std::size_t k_owner_folder_max = 100000;
 
+/// A target path (absolute, as the target system names it) as this machine reaches it: under `root` ("/": itself).
+std::string under_root(const std::string& root, const std::string& target);
+
 /// One package and the target paths it lists.
 struct PackageRecord {
   Owner owner;
