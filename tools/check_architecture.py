@@ -36,7 +36,7 @@ FOREIGN_ALLOWED = {("src/platform/win/sha256_bcrypt.cpp", "cudnnctl_base")}
 # src/commands/ files that define no command but are shared by several: renderers, the JSON envelope, option helpers,
 # the registry of rows. A new name here is a decision (docs/architecture.md's commands/ row), not a way around rule 6.
 COMMANDS_SHARED = {"archive_match_json.cpp", "contract_output.cpp", "floor_output.cpp", "gpu_code_output.cpp", "json_envelope.cpp",
-                   "json_text.cpp", "progress.cpp", "registry.cpp", "toolkit_options.cpp"}
+                   "json_text.cpp", "progress.cpp", "registry.cpp"}
 COMMAND_FILE = re.compile(r"\bCommandRun\s+setup_\w+\s*\(|\badd_(?:option|flag|subcommand)\s*\(")
 
 

@@ -11,7 +11,7 @@
 #include "cudnnctl/base/utf8_path.hpp"
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/contract/layout.hpp"
 #include "cudnnctl/env/loader_path.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
@@ -72,7 +72,7 @@ CommandRun setup_bench(CLI::App& sub, Io&) {
   sub.add_option("--driver-library", opts->driver_library, "")->group("");
   return [opts](Io& io) -> Result<ExitCode> {
     std::string reason;
-    CUDNNCTL_TRY_ASSIGN(auto toolkit, select_toolkit(opts->cuda_path, std::nullopt, reason));
+    CUDNNCTL_TRY_ASSIGN(auto toolkit, Machine().select_toolkit(opts->cuda_path, std::nullopt, reason));
     const unsigned major = toolkit_cudnn_major(toolkit);
     WorkloadRequest req;
     req.cudnn_library = utf8_of(path_from_utf8(toolkit.runtime_library_dir()) / library_file_name(toolkit.os, "cudnn", major));

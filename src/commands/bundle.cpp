@@ -19,7 +19,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/commands/json_text.hpp"
 #include "cudnnctl/commands/progress.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/owner/owner_lookup.hpp"
 #include "cudnnctl/platform/dynlib.hpp"
 #include "cudnnctl/platform/environment.hpp"
@@ -197,7 +197,7 @@ Result<BundleOutcome> run_swap(const BundleContext& ctx, BundleArgs a, Io& io) {
 
 Result<BundleOutcome> run_unbundle(const BundleContext& ctx, const BundleArgs& a) {
   std::string reason;
-  CUDNNCTL_TRY_ASSIGN(auto tk, select_toolkit(a.cuda_path, std::nullopt, reason));
+  CUDNNCTL_TRY_ASSIGN(auto tk, Machine().select_toolkit(a.cuda_path, std::nullopt, reason));
   std::vector<std::string> args{"bundle", "unbundle", a.dir};
   if (!a.cuda_path.empty()) args.insert(args.end(), {"--cuda-path", a.cuda_path});
   return unbundle_bundle(ctx, a.dir, tk.runtime_library_dir(), tk.cuda_major().value_or(0), load_check_request(a, args));

@@ -23,7 +23,7 @@
 #include "cudnnctl/commands/fleet_files.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/slurm_health_run.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/doctor/fix.hpp"

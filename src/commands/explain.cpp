@@ -19,7 +19,7 @@
 #include "cudnnctl/doctor/explain_gpu_here.hpp"
 #include "cudnnctl/commands/json_envelope.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/doctor/check_table.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
 #include "cudnnctl/explain/explain.hpp"

@@ -19,7 +19,6 @@
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/fetch/release_choice.hpp"
 #include "cudnnctl/machine/machine.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/fetch/fetch.hpp"
 #include "cudnnctl/platform/host.hpp"
 
@@ -34,13 +33,6 @@ struct FetchOptions {
   bool dry_run = false;
 };
 } // namespace
-
-std::string host_platform_name(Os os) {
-  const auto host = platform::detect_host();
-  // another OS's archive is for its usual architecture: x86_64 (Windows on ARM64 only from an ARM64 host)
-  if (os == Os::windows) return archive_platform_name(os, host.arch == Arch::arm64 ? Arch::arm64 : Arch::x86_64);
-  return archive_platform_name(os, host.os == Os::linux_os ? host.arch : Arch::x86_64);
-}
 
 bool names_a_release(const std::string& archive_argument) {
   std::error_code ec;
@@ -98,32 +90,6 @@ Result<FetchOutcome> fetch_for(FetchRequest req, CatalogSource& catalogs, Io& io
   return fetched;
 }
 
-namespace {
-// The machine for the resolver: the platform (default: this host's); the toolkit (--cuda-path, else the one found)
-// unless --cuda names the variant; the driver and GPUs only when the platform is this host's.
-Result<MachineFacts> fetch_machine_facts(const FetchOptions& opts, FetchRequest& req) {
-  const auto host_platform = host_platform_name(platform::detect_host().os);
-  if (req.platform.empty()) req.platform = host_platform;
-  std::optional<Toolkit> toolkit;
-  if (req.cuda.empty()) {
-    std::string reason;
-    auto found = select_toolkit(opts.cuda_path, std::nullopt, reason);
-    if (!found && !opts.cuda_path.empty()) return Unexpected<Error>(found.error());
-    // without a toolkit the release is chosen for the platform alone: say why in the log, not nowhere
-    if (!found) log::info("fetch: no toolkit to fit the release to: {}", found.error().message);
-    else log::info("fetch: the release is fitted to {}", reason);
-    if (found && !found->major().empty() && host_platform_name(found->os) == req.platform) {
-      toolkit = *found;
-      req.cuda = found->major();  // an unknown version's manifest is learnt for the toolkit's CUDA, as before
-    }
-  }
-  Machine machine(opts.driver_library);
-  auto facts = machine.facts(req.platform, toolkit ? &*toolkit : nullptr, req.platform == host_platform);
-  facts.cuda_variant = opts.req.cuda;
-  return facts;
-}
-} // namespace
-
 CommandRun setup_fetch(CLI::App& sub, Io&) {
   auto opts = std::make_shared<FetchOptions>();
   sub.add_option("version", opts->req.version, "cuDNN version: 9.1.0.70, 9.1.0 or 9.1 (the newest build)")->required();
@@ -142,7 +108,8 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
   sub.add_flag("--dry-run", opts->dry_run, "Print the archive chosen and why each newer one was passed over; download nothing");
   return [opts](Io& io) -> Result<ExitCode> {
     auto req = opts->req;
-    CUDNNCTL_TRY_ASSIGN(const auto facts, fetch_machine_facts(*opts, req));
+    CUDNNCTL_TRY_ASSIGN(auto facts, Machine(opts->driver_library).release_facts(req.platform, req.cuda, opts->cuda_path));
+    facts.cuda_variant = opts->req.cuda;
     CatalogSource catalogs(opts->catalog);
     CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release_for(req, facts, catalogs, io, false));
     if (opts->dry_run) {

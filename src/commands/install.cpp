@@ -19,7 +19,6 @@
 #include "cudnnctl/commands/progress.hpp"
 #include "cudnnctl/fetch/release_choice.hpp"
 #include "cudnnctl/machine/machine.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
 #include "cudnnctl/archive/sniff.hpp"
 #include "cudnnctl/catalog/advisories.hpp"
 #include "cudnnctl/install/installer.hpp"
@@ -81,7 +80,7 @@ namespace {
 // toolkit, driver and GPUs (catalog/release_resolver), which is then fetched; --dry-run stops at the choice.
 Result<void> fetch_when_a_version(InstallCommandOptions& opts, CatalogSource& catalogs, Io& io) {
   if (!names_a_release(opts.archive.archive)) return {};
-  CUDNNCTL_TRY_ASSIGN(opts.toolkit, select_toolkit(opts.cuda_path, std::nullopt, opts.toolkit_reason));
+  CUDNNCTL_TRY_ASSIGN(opts.toolkit, opts.machine->select_toolkit(opts.cuda_path, std::nullopt, opts.toolkit_reason));
   const auto& tk = *opts.toolkit;
   FetchRequest fr;
   fr.version = opts.archive.archive;
@@ -219,7 +218,7 @@ CommandRun setup_install(CLI::App& sub, Io&) {
                   "install needs NVIDIA's archive name: it says which version, platform and layout to expect", p.path);
     // a release request picked the toolkit the archive was chosen for; an archive file picks one of its CUDA major
     if (!opts->toolkit) {
-      CUDNNCTL_TRY_ASSIGN(opts->toolkit, select_toolkit(opts->cuda_path, p.name->cuda_major(), opts->toolkit_reason));
+      CUDNNCTL_TRY_ASSIGN(opts->toolkit, opts->machine->select_toolkit(opts->cuda_path, p.name->cuda_major(), opts->toolkit_reason));
     }
     const auto& toolkit = *opts->toolkit;
     const auto& reason = opts->toolkit_reason;

@@ -9,7 +9,7 @@
 #include "cudnnctl/commands/commands.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/commands/json_text.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/env/path_apply.hpp"
 #include "cudnnctl/env/path_report.hpp"
 #include "cudnnctl/platform/input_file.hpp"
@@ -70,7 +70,7 @@ CommandRun setup_path(CLI::App& sub, Io&) {
     if (!opts->consumer.empty())
       CUDNNCTL_TRY(platform::require_regular_file(opts->consumer, "the consumer (--consumer)"));
     std::string reason;
-    CUDNNCTL_TRY_ASSIGN(auto toolkit, select_toolkit(opts->cuda_path, std::nullopt, reason));
+    CUDNNCTL_TRY_ASSIGN(auto toolkit, Machine().select_toolkit(opts->cuda_path, std::nullopt, reason));
     platform::ProcessEnvironment env;
     const auto report = make_path_report(toolkit, env, opts->root, opts->consumer);
     for (const auto& n : report.notes) io.warn(n);

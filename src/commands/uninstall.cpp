@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cudnnctl/commands/commands.hpp"
-#include "cudnnctl/commands/toolkit_options.hpp"
+#include "cudnnctl/machine/machine.hpp"
 #include "cudnnctl/env/toolkit_json.hpp"
 #include "cudnnctl/install/installer.hpp"
 
@@ -17,7 +17,7 @@ CommandRun setup_uninstall(CLI::App& sub, Io&) {
   sub.add_option("--cuda-path", *cuda_path, "The CUDA toolkit to uninstall from (default: found from the environment)");
   return [cuda_path](Io& io) -> Result<ExitCode> {
     std::string reason;
-    CUDNNCTL_TRY_ASSIGN(const auto toolkit, select_toolkit(*cuda_path, std::nullopt, reason));
+    CUDNNCTL_TRY_ASSIGN(const auto toolkit, Machine().select_toolkit(*cuda_path, std::nullopt, reason));
     auto fs = make_real_fs();
     CUDNNCTL_TRY_ASSIGN(const auto outcome, uninstall_cudnn(toolkit, *fs));
     if (!outcome.recovered.empty()) io.warn(outcome.recovered);

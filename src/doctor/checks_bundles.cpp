@@ -45,7 +45,7 @@ std::string reinstall_text(const Bundle& b) {
 }
 
 void check_bundles_found(const DoctorFacts& f, Checks& out) {
-  const auto& g = f.bundles;
+  const auto& g = f.bundles();
   if (!f.tk() || !g.gathered) return;
   std::string where = g.looked_in.empty() ? std::string("no site folder to search (no --site, $VIRTUAL_ENV or $CONDA_PREFIX, and no Python reported one)")
                                           : fmt::format("searched {}", fmt::join(g.looked_in, ", "));
@@ -78,8 +78,8 @@ void check_bundles_found(const DoctorFacts& f, Checks& out) {
 
 void check_bundles_shadow(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
-  if (!t || !f.major || !f.bundles.gathered) return;
-  for (const auto& b : f.bundles.bundles) {
+  if (!t || !f.major || !f.bundles().gathered) return;
+  for (const auto& b : f.bundles().bundles) {
     if (!loads_own_copy(b) || b.cudnn_major != *f.major) continue;
     const auto who = b.owner ? b.owner->name : std::string("the framework");
     auto c = make_check("bundles.shadow", kLayer, CheckStatus::warn,
@@ -107,8 +107,8 @@ void check_bundles_shadow(const DoctorFacts& f, Checks& out) {
 }
 
 void check_bundles_state(const DoctorFacts& f, Checks& out) {
-  if (!f.tk() || !f.bundles.gathered) return;
-  for (const auto& b : f.bundles.bundles) {
+  if (!f.tk() || !f.bundles().gathered) return;
+  for (const auto& b : f.bundles().bundles) {
     const auto dir = command_word(b.dir);
     const auto note = b.state_note.empty() ? std::string() : " (" + b.state_note + ")";
     switch (b.state) {
@@ -150,9 +150,9 @@ void check_bundles_state(const DoctorFacts& f, Checks& out) {
 
 void check_bundles_versions(const DoctorFacts& f, Checks& out) {
   const auto* t = f.tk();
-  if (!t || !f.major || !f.bundles.gathered) return;
+  if (!t || !f.major || !f.bundles().gathered) return;
   const auto tk_cuda = toolkit_cuda_major(*t);
-  for (const auto& b : f.bundles.bundles) {
+  for (const auto& b : f.bundles().bundles) {
     if (!loads_own_copy(b)) continue;
     const auto who = b.owner ? b.owner->name : std::string("the framework");
     std::vector<std::string> differs;

@@ -61,7 +61,7 @@ void check_driver_cuda_floor(const DoctorFacts& f, Checks& out) {
     // before CUDA 11 each minor has its own floor
     floor_finding(f, os, *major, *major < 11 ? version_part(t->version, 1) : std::nullopt, fmt::format("the toolkit's CUDA {}", t->version), out);
   }
-  for (const auto& b : f.bundles.bundles) {
+  for (const auto& b : f.bundles().bundles) {
     if (b.cuda_major == 0 || !majors.insert(b.cuda_major).second) continue;
     floor_finding(f, os, b.cuda_major, std::nullopt, fmt::format("the CUDA {} framework bundle in {}", b.cuda_major, b.dir), out);
   }

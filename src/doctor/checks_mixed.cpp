@@ -26,7 +26,7 @@ std::vector<LoadPlace> load_places(const DoctorFacts& f) {
     p.fix = fmt::format("complete it: `cudnnctl install` of cuDNN {} into the toolkit", p.version);
     out.push_back(std::move(p));
   }
-  for (const auto& b : f.bundles.bundles) {
+  for (const auto& b : f.bundles().bundles) {
     if (b.state == BundleState::unbundled || b.cudnn_major < 9 || b.version.empty()) continue;
     LoadPlace p{b.dir, b.version, b.cudnn_major, bundle_owner_words(b), {}, loader_sub_libraries(b.files, b.cudnn_major, b.os)};
     p.fix = b.owner ? fmt::format("make the bundle complete: a {} release that ships it, or `cudnnctl bundle swap {} <release>`", b.owner->name, b.dir)

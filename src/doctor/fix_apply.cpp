@@ -116,7 +116,7 @@ namespace {
 std::vector<std::string> settle_bundles(const DoctorFacts& f, const platform::Environment& env) {
   const auto root = bundle_state_root(env);
   std::error_code ec;
-  if (!f.bundles.gathered || root.empty() || !std::filesystem::is_directory(path_from_utf8(root), ec)) return {};
+  if (!f.bundles().gathered || root.empty() || !std::filesystem::is_directory(path_from_utf8(root), ec)) return {};
   auto fs = make_real_fs();
   BundleContext ctx{root, fs.get()};
   auto held = hold_bundle_state(ctx);

@@ -60,7 +60,7 @@ bool shadows(const Bundle& b, unsigned major) { return b.cudnn_major == major &&
 void plan_bundles(const DoctorReport& r, const DoctorFacts& f, const Check& c, FixPlan& plan) {
   const auto& t = *f.tk();
   const auto cuda = t.cuda_major().value_or(0);
-  for (const auto& b : f.bundles.bundles) {
+  for (const auto& b : f.bundles().bundles) {
     if (!shadows(b, *f.major) || c.finding.find("'" + b.dir + "'") == std::string::npos) continue;
     PrintedFix printed{c.id, c.status, c.fix, {}};
     if (b.cuda_major == 0 || b.cuda_major != cuda)

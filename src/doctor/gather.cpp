@@ -27,7 +27,11 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   auto& t = f.toolkit;
   t.cuda_path = o.cuda_path;
   t.target = o.target;
-  t.found = find_toolkits(env, o.cuda_path.empty() ? std::nullopt : std::optional(o.cuda_path), &t.notes);
+  // the run's machine surveys the environment (once, whoever asks first: explain --here shares its machine)
+  if (!f.machine) f.machine = std::make_shared<Machine>(f.driver_library, probe_machine_gpus, platform::snapshot_environment(env));
+  const auto& survey = f.machine->toolkits(o.cuda_path);
+  t.found = survey.found;
+  t.notes = survey.notes;
   t.chosen = choose_toolkit(t.found, std::nullopt).toolkit;
   if (!t.chosen) return;
   std::error_code ec;
@@ -187,7 +191,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.no_gpu = o.no_gpu;
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;
-  f.machine = o.machine ? o.machine : std::make_shared<Machine>(f.driver_library);
+  f.machine = o.machine ? o.machine : std::make_shared<Machine>(f.driver_library, probe_machine_gpus, platform::snapshot_environment(env));
   gather_toolkit(f, o, env);
   gather_cuda_vars(f, env, sys);
   const auto* t = f.tk();
@@ -203,7 +207,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   if (f.model == LoaderModel::windows_pe) gather_windows(f, o, env, sys);
   gather_state(f, needs, sys);
   // the bundles' folder walk (and any interpreter it must ask) beside the search path's gathering: it writes
-  // f.bundles alone and reads what was gathered above; the GPU code reads f.bundles
+  // the machine's bundles alone and reads what was gathered above; the GPU code reads them
   std::future<void> bundles;
   if (needs & need_bundles)
     bundles = std::async(std::launch::async, [&] {

@@ -1,5 +1,6 @@
 // Framework bundles of cuDNN for the bundles.* checks, found the way `cudnnctl bundle list` finds them (the
-// bundle module's scan), through the DoctorSystem seam.
+// bundle module's scan), through the DoctorSystem seam, and handed to the run's machine (machine/machine_bundles.hpp),
+// which the doctor's facts read them from.
 #include <algorithm>
 #include <filesystem>
 
@@ -68,10 +69,20 @@ std::vector<std::string> machine_python_sites(const platform::Environment& env, 
 
 } // namespace
 
+const BundleFacts& DoctorFacts::bundles() const {
+  static const BundleFacts none;
+  return machine ? machine->bundles() : none;
+}
+
+BundleFacts& DoctorFacts::bundles() {
+  if (!machine) machine = std::make_shared<Machine>(driver_library);
+  return machine->bundles();
+}
+
 void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys) {
   const auto* t = f.tk();
   if (!t) return;
-  auto& b = f.bundles;
+  auto& b = f.bundles();
   b.sites_given = !o.bundle_sites.empty();
   std::vector<std::string> sites;
   if (b.sites_given) {

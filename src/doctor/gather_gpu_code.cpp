@@ -46,7 +46,7 @@ void gather_framework_gpu_code(DoctorFacts& f, unsigned needs, DoctorSystem& sys
   if (!f.tk() || !f.major || !(needs & need_gpu_code)) return;
   auto& g = f.gpu_code;
   std::vector<std::string> seen;
-  for (const auto& b : f.bundles.bundles)
+  for (const auto& b : f.bundles().bundles)
     for (const auto& path : framework_library_candidates(b)) {
       if (std::find(seen.begin(), seen.end(), path) != seen.end() || !sys.exists(path) || sys.is_dir(path)) continue;
       seen.push_back(path);

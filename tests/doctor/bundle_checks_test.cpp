@@ -38,8 +38,8 @@ DoctorFacts toolkit_facts() {
   f.lib_names = {"libcudnn.so.9", "libcudnn_ops.so.9"};
   f.header = CudnnHeaderVersion{9, 1, 0};
   f.major = 9;
-  f.bundles.gathered = true;
-  f.bundles.looked_in = {"/venv/lib", "/usr/lib/python3/dist-packages"};
+  f.bundles().gathered = true;
+  f.bundles().looked_in = {"/venv/lib", "/usr/lib/python3/dist-packages"};
   return f;
 }
 
@@ -65,7 +65,7 @@ Bundle torch_bundle(std::string dir = "/venv/lib/python3.12/site-packages/torch/
 
 TEST_CASE("bundles.found: where it looked when there is none, and which copy each framework loads", "[doctor][bundles]") {
   auto f = toolkit_facts();
-  f.bundles.not_asked = {"python (not on PATH)"};
+  f.bundles().not_asked = {"python (not on PATH)"};
   auto none = run_check(f, "bundles.found");
   REQUIRE(none.size() == 1);
   CHECK(none[0].id == "bundles.found");
@@ -73,10 +73,10 @@ TEST_CASE("bundles.found: where it looked when there is none, and which copy eac
   CHECK_THAT(none[0].finding, Catch::Contains("no framework-bundled cuDNN found") && Catch::Contains("/venv/lib, /usr/lib/python3/dist-packages") &&
                                   Catch::Contains("python (not on PATH)"));
 
-  f.bundles.bundles = {torch_bundle()};
+  f.bundles().bundles = {torch_bundle()};
   auto unbundled = torch_bundle("/venv2/torch/lib");
   unbundled.state = BundleState::unbundled;
-  f.bundles.bundles.push_back(unbundled);
+  f.bundles().bundles.push_back(unbundled);
   auto found = run_check(f, "bundles.found");
   REQUIRE(found.size() == 1);
   CHECK(found[0].status == CheckStatus::pass);
@@ -84,19 +84,19 @@ TEST_CASE("bundles.found: where it looked when there is none, and which copy eac
                                    Catch::Contains("'/venv/lib/python3.12/site-packages/torch/lib' (torch 2.5.1, cuDNN 9.1.0.70, original): programs of torch load this copy first") &&
                                    Catch::Contains("'/venv2/torch/lib' (torch 2.5.1): set aside by cudnnctl"));
 
-  f.bundles.problems = {"/x/receipt.json is not a file cudnnctl wrote"};
+  f.bundles().problems = {"/x/receipt.json is not a file cudnnctl wrote"};
   auto bad = run_check(f, "bundles.found");
   REQUIRE(bad.size() == 1);
   CHECK(bad[0].status == CheckStatus::warn);
   CHECK_THAT(bad[0].finding, Catch::Contains("/x/receipt.json"));
 
-  f.bundles.gathered = false;  // a toolkit of another machine: nothing searched, no row
+  f.bundles().gathered = false;  // a toolkit of another machine: nothing searched, no row
   CHECK(run_check(f, "bundles.found").empty());
 }
 
 TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of the toolkit's, with the commands that change that", "[doctor][bundles]") {
   auto f = toolkit_facts();
-  f.bundles.bundles = {torch_bundle("/venv/it's here/torch/lib")};
+  f.bundles().bundles = {torch_bundle("/venv/it's here/torch/lib")};
   auto out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK(out[0].id == "bundles.shadow");
@@ -107,12 +107,12 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
                              Catch::Contains("`cudnnctl bundle swap '/venv/it'\\''s here/torch/lib' ARCHIVE`"));
 
   // another CUDA major: unbundle would be refused, so only swap is offered
-  f.bundles.bundles[0].cuda_major = 11;
+  f.bundles().bundles[0].cuda_major = 11;
   out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("bundle swap") && Catch::Contains("unbundle` is refused here: the framework is built for CUDA 11"));
   CHECK_THAT(out[0].fix, !Catch::Contains("bundle unbundle '/venv"));
-  f.bundles.bundles[0].cuda_major = 0;  // unknown: unbundle is refused too
+  f.bundles().bundles[0].cuda_major = 0;  // unknown: unbundle is refused too
   out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("bundle swap") && Catch::Contains("the CUDA major the framework is built for is unknown"));
@@ -122,16 +122,16 @@ TEST_CASE("bundles.shadow: a bundle of the toolkit's major is loaded instead of 
   aside.state = BundleState::unbundled;
   auto eight = torch_bundle("/old/torch/lib");
   eight.cudnn_major = 8;
-  f.bundles.bundles = {aside, eight};
+  f.bundles().bundles = {aside, eight};
   CHECK(run_check(f, "bundles.shadow").empty());
   // a Windows folder is quoted for cmd and PowerShell ("..."), and only when it needs it
   auto win = torch_bundle("C:/Program Files/Python312/Lib/site-packages/torch/lib");
   win.os = Os::windows;
-  f.bundles.bundles = {win};
+  f.bundles().bundles = {win};
   out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap \"C:/Program Files/Python312/Lib/site-packages/torch/lib\" ARCHIVE`"));
-  f.bundles.bundles[0].dir = "C:/py/Lib/site-packages/torch/lib";
+  f.bundles().bundles[0].dir = "C:/py/Lib/site-packages/torch/lib";
   out = run_check(f, "bundles.shadow");
   REQUIRE(out.size() == 1);
   CHECK_THAT(out[0].fix, Catch::Contains("`cudnnctl bundle swap C:/py/Lib/site-packages/torch/lib ARCHIVE`"));
@@ -158,7 +158,7 @@ TEST_CASE("bundles.state: modified and reverted warn with the way back, the othe
   unrecorded.state = BundleState::unrecorded;
   auto swapped = torch_bundle("/g/torch/lib");
   swapped.state = BundleState::swapped;
-  f.bundles.bundles = {modified, modified_after_swap, reverted, conda, original, unrecorded, swapped};
+  f.bundles().bundles = {modified, modified_after_swap, reverted, conda, original, unrecorded, swapped};
   const auto out = run_check(f, "bundles.state");
   REQUIRE(out.size() == 7);
   for (const auto& c : out) CHECK(c.id == "bundles.state");
@@ -195,7 +195,7 @@ TEST_CASE("bundles.versions: another cuDNN major or CUDA major than the toolkit'
   auto aside = torch_bundle("/d/torch/lib");
   aside.state = BundleState::unbundled;
   aside.cuda_major = 11;
-  f.bundles.bundles = {eight, cuda11, same, aside};
+  f.bundles().bundles = {eight, cuda11, same, aside};
   const auto out = run_check(f, "bundles.versions");
   REQUIRE(out.size() == 3);
   CHECK(out[0].status == CheckStatus::warn);
@@ -214,16 +214,16 @@ TEST_CASE("gathering bundles: --site alone, else the environment's folders and t
     FakeSystem sys;
     sys.bundle_scan.views.push_back({torch_bundle(), std::nullopt});
     auto f = toolkit_facts();
-    f.bundles = {};
+    f.bundles() = {};
     DoctorOptions o;
     o.bundle_sites = {"/s1", "/s2", "/s1"};
     gather_bundles(f, o, env, sys);
-    CHECK(f.bundles.gathered);
+    CHECK(f.bundles().gathered);
     CHECK(sys.pythons_asked.empty());
     CHECK(sys.bundle_sites_asked == std::vector<std::string>{"/s1", "/s2"});
     CHECK(sys.bundle_state_root_asked == "/state");
-    REQUIRE(f.bundles.bundles.size() == 1);
-    CHECK(f.bundles.bundles[0].owner->name == "torch");
+    REQUIRE(f.bundles().bundles.size() == 1);
+    CHECK(f.bundles().bundles[0].owner->name == "torch");
   }
   SECTION("by default: $VIRTUAL_ENV's folders and what the PATH's python3 reports") {
     FakeSystem sys;
@@ -231,27 +231,27 @@ TEST_CASE("gathering bundles: --site alone, else the environment's folders and t
     sys.python_site_lists["/opt/py/bin/python3"] = {"/opt/py/lib/python3.12/site-packages", "/home/u/.local/lib/python3.12/site-packages"};
     sys.bundle_scan.problems = {"unreadable"};
     auto f = toolkit_facts();
-    f.bundles = {};
+    f.bundles() = {};
     gather_bundles(f, DoctorOptions{}, env, sys);
     CHECK(sys.pythons_asked == std::vector<std::string>{"/opt/py/bin/python3"});
     CHECK(sys.bundle_sites_asked == std::vector<std::string>{"/venv/lib", "/venv/Lib/site-packages", "/venv/Library/bin",
                                                              "/opt/py/lib/python3.12/site-packages", "/home/u/.local/lib/python3.12/site-packages"});
-    CHECK(f.bundles.not_asked == std::vector<std::string>{"python (not on PATH)"});
-    CHECK(f.bundles.problems == std::vector<std::string>{"unreadable"});
+    CHECK(f.bundles().not_asked == std::vector<std::string>{"python (not on PATH)"});
+    CHECK(f.bundles().problems == std::vector<std::string>{"unreadable"});
   }
   SECTION("a toolkit of another OS, or offline, searches this machine's Pythons only when --site is given") {
     FakeSystem sys;
     sys.files["/opt/py/bin/python3"] = "#!";
     auto f = toolkit_facts();
-    f.bundles = {};
+    f.bundles() = {};
     f.toolkit.chosen->os = Os::windows;
     gather_bundles(f, DoctorOptions{}, env, sys);
-    CHECK_FALSE(f.bundles.gathered);
+    CHECK_FALSE(f.bundles().gathered);
     auto g = toolkit_facts();
-    g.bundles = {};
+    g.bundles() = {};
     g.offline = true;
     gather_bundles(g, DoctorOptions{}, env, sys);
-    CHECK_FALSE(g.bundles.gathered);
+    CHECK_FALSE(g.bundles().gathered);
     CHECK(sys.bundle_scans == 0);
     CHECK(sys.pythons_asked.empty());
   }
@@ -263,10 +263,10 @@ TEST_CASE("gathering bundles: --site alone, else the environment's folders and t
     sys.files["/venv/bin/python"] = "#!";
     sys.files["/venv/pyvenv.cfg"] = "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n";
     auto f = toolkit_facts();
-    f.bundles = {};
+    f.bundles() = {};
     gather_bundles(f, DoctorOptions{}, venv_env, sys);
     CHECK(sys.pythons_asked.empty());
-    CHECK(f.bundles.not_asked.empty());
+    CHECK(f.bundles().not_asked.empty());
     CHECK(sys.bundle_sites_asked == std::vector<std::string>{"/venv/lib", "/venv/Lib/site-packages", "/venv/Library/bin",
                                                              "/venv/lib/python3.12/site-packages", "/home/u/.local/lib/python3.12/site-packages"});
   }

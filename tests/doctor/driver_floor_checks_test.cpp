@@ -49,7 +49,7 @@ TEST_CASE("driver.cuda_floor: each framework bundle's CUDA major is compared too
   cu13.cuda_major = 13;
   cu12.dir = "/other/nvidia/cudnn/lib";
   cu12.cuda_major = 12;  // the toolkit's major: said once
-  f.bundles.bundles = {cu13, cu12, unknown};
+  f.bundles().bundles = {cu13, cu12, unknown};
   const auto out = run_check(f, "driver.cuda_floor");
   REQUIRE(out.size() == 2);
   CHECK(out[0].status == CheckStatus::pass);

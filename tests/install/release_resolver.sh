@@ -116,9 +116,17 @@ echo "$log" | grep -E "catalog archives match|probe child|probe: " | head -20
 check "install latest -v (offline): exit 0" [ $rc -eq 0 ]
 check "install latest -v: the catalog resolved once (one 'catalog archives match' line)" [ "$(grep -c "catalog archives match cuDNN" <<< "$log")" = 1 ]
 check "install latest -v: one probe child" [ "$(probes "$log")" = 1 ]
+# the toolkit from the environment (CUDA_PATH, no --cuda-path): the machine surveys it once for the resolver and the install
+surveys() { grep -c "machine: the toolkits the environment names" <<< "$1"; }
+mk_tk tk13d
+log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 CUDA_PATH="$PWD/tk13d" "$C" -v install latest --offline --catalog catalog.json --cache cache \
+      --driver-library "$FAKE_CUDA" --no-path 2>&1); rc=$?
+check "install latest -v, the toolkit from CUDA_PATH: exit 0 into it, one toolkit survey, one probe child, one resolution" \
+  [ $rc -eq 0 -a -f tk13d/lib64/libcudnn.so.9.28.1 -a "$(surveys "$log")" = 1 -a "$(probes "$log")" = 1 \
+    -a "$(grep -c "catalog archives match cuDNN" <<< "$log")" = 1 ]
 log=$(with "${G3090[@]}" FAKE_DRIVER_API=13000 "$C" -v doctor --cuda-path tk13b --driver-library "$FAKE_CUDA" 2>&1)
 echo "$log" | grep -E "__probe " | head -5
-check "doctor -v on the planted machine: one probe child" [ "$(probes "$log")" = 1 ]
+check "doctor -v on the planted machine: one probe child, one toolkit survey" [ "$(probes "$log")" = 1 -a "$(surveys "$log")" = 1 ]
 # explain --here on a driver message runs the doctor's driver.version check (its probe loads cuDNN) and the GPU
 # findings over one shared machine: the doctor's probe answers both, no driver-only child beside it
 # (a toolkit whose cuDNN the probe loads: the fake libraries, so that the probe goes on to the driver)
@@ -133,6 +141,7 @@ echo "$log" | grep -E "__probe |  here: " | head -8
 check "explain --here -v on a driver message: exit 10, the doctor's driver.version ran, the driver's finding, one probe child" \
   [ $rc -eq 10 -a "$(grep -c "here: doctor driver.version: .*/proc/driver/nvidia/version" <<< "$log")" = 1 \
     -a "$(grep -c "here: the driver runs CUDA up to 12.4" <<< "$log")" = 1 -a "$(probes "$log")" = 1 ]
+check "explain --here -v: the toolkits surveyed once (the doctor's, on the shared machine)" [ "$(surveys "$log")" = 1 ]
 # and one ld.so cache: the doctor's driver checks and the loader's winner (where --here reads the GPU code) share it
 check "explain --here -v on a driver message: the ld.so cache read once for the doctor and the loader" \
   [ "$(grep -c "ld.so cache: read with .*ldconfig -p" <<< "$log")" = 1 ]

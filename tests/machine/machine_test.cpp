@@ -1,7 +1,13 @@
 // machine/machine.hpp: the GPUs asked once per run, the resolver's facts of this host and of another platform.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include "../archive/test_archives.hpp"
 #include "cudnnctl/machine/machine.hpp"
+#include "cudnnctl/platform/environment.hpp"
+#include "cudnnctl/platform/host.hpp"
 
 using namespace cudnnctl;
 
@@ -100,4 +106,94 @@ TEST_CASE("machine: a probe's answer becomes the GPUs and the driver in one plac
   p.completed = false;
   p.signal = 11;
   CHECK(machine_gpus_of(p, "").unanswered == "it stopped on signal 11");
+}
+
+namespace {
+// a CUDA 12.4 toolkit's marks (include/cuda.h) under `base`
+std::string fake_toolkit_12(const std::filesystem::path& base) {
+  std::filesystem::create_directories(base / "include");
+  std::ofstream(base / "include/cuda.h") << "#define CUDA_VERSION 12040\n";
+  return base.string();
+}
+} // namespace
+
+TEST_CASE("machine: the environment is surveyed for toolkits once, whoever chooses from it", "[machine][toolkit]") {
+  cudnnctl::testing::TempDir tmp;
+  const auto tk = fake_toolkit_12(tmp.path() / "cuda-12.4");
+  auto env = platform::snapshot_environment(platform::MapEnvironment({{"CUDA_PATH", tk}, {"PATH", ""}}));
+  Machine m("", [](const std::string&) { return MachineGpus{}; }, env);
+  CHECK(m.toolkit_surveys() == 0);  // nothing surveyed before a reader needs a toolkit
+  CHECK(m.toolkit() == nullptr);
+  std::string reason;
+  auto chosen = m.select_toolkit("", std::nullopt, reason);  // install's resolver
+  REQUIRE(chosen);
+  CHECK(chosen->root == tk);
+  CHECK(chosen->version == "12.4");
+  CHECK_THAT(reason, Catch::Contains("CUDA_PATH"));
+  auto again = m.select_toolkit("", std::string("12"), reason);  // install's archive of a CUDA major
+  REQUIRE(again);
+  CHECK(m.toolkits().found.front().root == tk);  // the doctor's look at every toolkit found
+  CHECK(m.toolkit_surveys() == 1);
+  REQUIRE(m.toolkit() != nullptr);
+  CHECK(m.toolkit()->root == tk);
+  // a CUDA major the survey lacks: the error names what was asked, and the survey is not made again
+  auto none = m.select_toolkit("", std::string("11"), reason);
+  REQUIRE_FALSE(none);
+  CHECK(none.error().code == ErrorCode::file_not_found);
+  CHECK_THAT(none.error().hint, Catch::Contains("CUDA 11.x"));
+  CHECK(m.toolkit_surveys() == 1);
+  // --cuda-path is read as named: a folder that is no toolkit is input.invalid, and no survey is made for it
+  auto bad = m.select_toolkit((tmp.path() / "nothing").string(), std::nullopt, reason);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().code == ErrorCode::input_invalid);
+  CHECK(m.toolkit_surveys() == 1);
+  // the resolver's facts carry the toolkit kept, for this host's platform
+  const auto facts = m.facts(host_platform_name(Os::linux_os), m.toolkit(), false);
+  REQUIRE(facts.toolkit);
+  CHECK(facts.toolkit->version == "12.4");
+}
+
+TEST_CASE("machine: a snapshot of another environment outlives it, and this process's stays live", "[machine][toolkit]") {
+  std::shared_ptr<const platform::Environment> kept;
+  {
+    const platform::MapEnvironment env(std::map<std::string, std::string>{{"CUDA_PATH", "/opt/cuda"}});
+    kept = platform::snapshot_environment(env);
+  }
+  CHECK(kept->get("CUDA_PATH") == std::optional<std::string>("/opt/cuda"));
+  CHECK_FALSE(kept->get("CUDA_HOME"));
+  CHECK(kept->names() == std::vector<std::string>{"CUDA_PATH"});
+  const platform::ProcessEnvironment process;
+  const auto live = platform::snapshot_environment(process);
+  CHECK(live->get("PATH") == process.get("PATH"));
+}
+
+TEST_CASE("machine: fetch's facts fit the release to the toolkit of the platform asked", "[machine][toolkit]") {
+  cudnnctl::testing::TempDir tmp;
+  const auto tk = fake_toolkit_12(tmp.path() / "cuda-12.4");
+  int asked = 0;
+  Machine m("", [&](const std::string&) { ++asked; return one_gpu(); }, platform::snapshot_environment(platform::MapEnvironment({{"CUDA_PATH", tk}})));
+  std::string platform_name, cuda;
+  auto facts = m.release_facts(platform_name, cuda, "");
+  REQUIRE(facts);
+  CHECK(platform_name == host_platform_name(platform::detect_host().os));
+  CHECK(cuda == "12");  // the toolkit's CUDA major names the variant
+  REQUIRE(facts->toolkit);
+  CHECK(facts->toolkit->root == tk);
+  CHECK(asked == 1);  // this host's platform: the driver asked
+  // Windows asked from Linux: no toolkit of that OS, no driver
+  std::string windows = "windows-x86_64", cuda_w;
+  if (platform::detect_host().os == Os::linux_os) {
+    auto w = m.release_facts(windows, cuda_w, "");
+    REQUIRE(w);
+    CHECK_FALSE(w->toolkit);
+    CHECK(cuda_w.empty());
+    CHECK(w->gpus.empty());
+  }
+  // --cuda-path naming no toolkit is that error
+  std::string p2, c2;
+  auto bad = m.release_facts(p2, c2, (tmp.path() / "nothing").string());
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().code == ErrorCode::input_invalid);
+  CHECK(m.toolkit_surveys() == 1);
+  CHECK(asked == 1);
 }

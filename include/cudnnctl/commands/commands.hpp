@@ -34,8 +34,6 @@ Result<void> learn_unknown_version(const FetchRequest& request, CatalogSource& c
 Result<ReleaseChoice> choose_release_for(FetchRequest& req, const MachineFacts& facts, CatalogSource& catalogs, Io& io, bool force);
 /// Fetches with the run's catalog, drawing progress on a terminal (fetch and install).
 Result<FetchOutcome> fetch_for(FetchRequest request, CatalogSource& catalogs, Io& io);
-/// linux-<this machine's arch>, or windows-x86_64 / windows-arm64 for a Windows target.
-std::string host_platform_name(Os os);
 /// Whether an archive argument names a release to fetch (latest, 9, 9.19, 9.19.0.56) rather than a file: a
 /// file of that name, when there is one, wins (install and bundle swap).
 bool names_a_release(const std::string& archive_argument);

@@ -12,6 +12,7 @@
 #include "cudnnctl/catalog/catalog.hpp"
 #include "cudnnctl/contract/cudnn_files.hpp"
 #include "cudnnctl/doctor/doctor.hpp"
+#include "cudnnctl/machine/machine_bundles.hpp"
 #include "cudnnctl/machine/probe.hpp"
 #include "cudnnctl/doctor/windows_offline.hpp"
 #include "cudnnctl/env/cuda_stack.hpp"
@@ -41,16 +42,6 @@ enum Need : unsigned {
   need_stack = 1u << 7,      // the whole CUDA stack a program could load (Linux toolkit of this machine)
   need_bundles = 1u << 8,    // framework bundles of cuDNN below the Python environments (the bundle module's scan)
   need_gpu_code = 1u << 9,   // the fat binaries of the toolkit's cuDNN (and, with need_bundles, of the frameworks' CUDA libraries)
-};
-
-/// The framework bundles of cuDNN found the way `cudnnctl bundle list` finds them (bundles.* checks).
-struct BundleFacts {
-  bool gathered = false;
-  bool sites_given = false;              // --site named the folders
-  std::vector<std::string> looked_in;    // the site folders searched, in order, each once
-  std::vector<std::string> not_asked;    // "python3 (not found)": interpreters that could not be asked
-  std::vector<Bundle> bundles;           // sorted by folder, with cudnnctl's receipt taken into account
-  std::vector<std::string> problems;     // folders that could not be read, in words
 };
 
 /// The GPU code one library carries (its fat binaries), or why it could not be read.
@@ -195,7 +186,10 @@ struct DoctorFacts {
   std::vector<SupportRow> support;       // the catalog's rows for this cuDNN and CUDA major
   std::optional<Result<WorkloadResult>> workload;
 
-  BundleFacts bundles;                   // framework bundles (bundles.*)
+  /// The framework bundles (bundles.*), as the run's machine holds them (gather_bundles hands them to it); empty
+  /// (gathered false) when there is no machine. The second fills them, making the machine when there is none.
+  const BundleFacts& bundles() const;
+  BundleFacts& bundles();
 
   // layers 2-4: the whole stack (files.cudnn_path, stack.cuda_major, driver.compat, driver.wsl)
   StackFacts stack;

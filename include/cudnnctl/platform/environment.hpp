@@ -1,6 +1,7 @@
 #pragma once
 // Environment variables behind a seam: the real process environment, or a map in tests.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,10 @@ private:
   const Environment& m_base;
   std::map<std::string, std::string> m_set;
 };
+
+/// `env` kept for a holder that may outlive it (the run's Machine): this process's environment is itself (read
+/// live), any other one is copied, its names matched exactly and, on Windows, then without case.
+std::shared_ptr<const Environment> snapshot_environment(const Environment& env);
 
 /// The PATH list separator of this platform (':' or ';').
 char path_list_separator();
