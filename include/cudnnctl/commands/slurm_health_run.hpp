@@ -1,13 +1,13 @@
 #pragma once
-// doctor --slurm-health's effect: the node's state from `scontrol show node`, the decision
-// (doctor/slurm_health), and the `scontrol update` that carries it out.
+// doctor --slurm-health and --slurm-reason: the options and what they print; the scontrol calls are the doctor
+// module's (doctor/slurm_node.hpp).
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "cudnnctl/base/error.hpp"
 #include "cudnnctl/base/exit_code.hpp"
-#include "cudnnctl/doctor/slurm_health.hpp"
+#include "cudnnctl/doctor/slurm_node.hpp"
 
 namespace CLI {
 class App;
@@ -25,17 +25,6 @@ struct SlurmHealthOptions {
 /// Adds --slurm-health, --slurm-reason, --slurm-node and --slurm-gpu to the doctor command.
 void add_slurm_health_options(CLI::App& doctor, SlurmHealthOptions& options);
 
-struct SlurmHealthOutcome {
-  SlurmNodeState before;
-  SlurmDecision decision;
-};
-
-/// Each scontrol run is stopped after this long: two runs stay well under the 60 s after which Slurm (22.05)
-/// kills a HealthCheckProgram.
-inline constexpr int slurm_command_timeout_ms = 15000;
-
-/// Asks scontrol (on PATH) for `node` (empty: `hostname -s`), decides, and drains or resumes it.
-Result<SlurmHealthOutcome> run_slurm_health(const DoctorReport& report, std::string node);
 struct Io;
 /// --slurm-reason: the drain reason alone on stdout (nothing when no check failed), or with --json the doctor's
 /// document with "slurm": {"reason": ...}; the doctor's exit code.

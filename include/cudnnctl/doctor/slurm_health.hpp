@@ -1,7 +1,7 @@
 #pragma once
 // doctor --slurm-health: what a Slurm HealthCheckProgram does with the doctor's report. The decision is a pure
-// function of the report and the node's state as `scontrol show node` prints it; running scontrol is the
-// command's (commands/slurm_health_run). Like LBNL NHC with its "NHC:" prefix, a node is resumed only when
+// function of the report and the node's state as `scontrol show node` prints it; running scontrol is
+// slurm_node.hpp's. Like LBNL NHC with its "NHC:" prefix, a node is resumed only when
 // the reason it is drained for is ours ("cudnnctl: ..."), so an administrator's drain is never undone.
 #include <optional>
 #include <string>
