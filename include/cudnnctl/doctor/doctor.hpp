@@ -61,8 +61,10 @@ struct DoctorOptions {
   // an image, tests)
   std::string system_root = "/";
 
-  // this run's machine (explain --here shares its own): the doctor's probe hands it the GPUs and the driver
-  // (Machine::know_gpus), and the layer-4 checks read them there; null: the doctor makes its own
+  // this run's machine (explain --here shares its own): the toolkits are looked for in its environment (surveyed
+  // once, whoever asks first), the doctor's probe hands it the GPUs and the driver (Machine::know_gpus) and its
+  // bundle scan the bundles, and the checks read them there; null: the doctor makes its own over the environment
+  // it is given
   std::shared_ptr<Machine> machine;
 };
 
