@@ -108,8 +108,7 @@ CommandRun setup_fetch(CLI::App& sub, Io&) {
   sub.add_flag("--dry-run", opts->dry_run, "Print the archive chosen and why each newer one was passed over; download nothing");
   return [opts](Io& io) -> Result<ExitCode> {
     auto req = opts->req;
-    CUDNNCTL_TRY_ASSIGN(auto facts, Machine(opts->driver_library).release_facts(req.platform, req.cuda, opts->cuda_path));
-    facts.cuda_variant = opts->req.cuda;
+    CUDNNCTL_TRY_ASSIGN(const auto facts, Machine(opts->driver_library).release_facts(req.platform, req.cuda, opts->cuda_path));
     CatalogSource catalogs(opts->catalog);
     CUDNNCTL_TRY_ASSIGN(const auto choice, choose_release_for(req, facts, catalogs, io, false));
     if (opts->dry_run) {

@@ -94,7 +94,7 @@ DoctorReport run_doctor(const DoctorOptions& options, const platform::Environmen
   // one machine for the run (the caller's, when it shares one): its loader reads the ld.so cache once for the
   // doctor and the caller alike, and the probe's GPUs are handed to it
   auto o = options;
-  if (!o.machine) o.machine = std::make_shared<Machine>(o.driver_library, probe_machine_gpus, platform::snapshot_environment(env));
+  o.machine = doctor_machine(o, env, o.driver_library);
   const auto system = make_real_system(o.self_exe, o.system_root, o.machine);
   auto report = run_doctor(o, env, *system);
   report.host = platform::host_name();

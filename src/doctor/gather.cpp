@@ -28,8 +28,7 @@ void gather_toolkit(DoctorFacts& f, const DoctorOptions& o, const platform::Envi
   t.cuda_path = o.cuda_path;
   t.target = o.target;
   // the run's machine surveys the environment (once, whoever asks first: explain --here shares its machine)
-  if (!f.machine) f.machine = std::make_shared<Machine>(f.driver_library, probe_machine_gpus, platform::snapshot_environment(env));
-  const auto& survey = f.machine->toolkits(o.cuda_path);
+  const auto& survey = f.own_machine().toolkits(o.cuda_path);
   t.found = survey.found;
   t.notes = survey.notes;
   t.chosen = choose_toolkit(t.found, std::nullopt).toolkit;
@@ -182,6 +181,15 @@ void gather_support(DoctorFacts& f, const DoctorOptions& o) {
   for (const auto* r : catalog.support_for(f.header->text(), t->major())) f.support.push_back(*r);
 }
 
+Machine& DoctorFacts::own_machine() {
+  if (!machine) machine = std::make_shared<Machine>(driver_library);
+  return *machine;
+}
+
+std::shared_ptr<Machine> doctor_machine(const DoctorOptions& o, const platform::Environment& env, const std::string& driver_library) {
+  return o.machine ? o.machine : std::make_shared<Machine>(driver_library, probe_machine_gpus, platform::snapshot_environment(env));
+}
+
 DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys, unsigned needs) {
   DoctorFacts f;
   const auto host = platform::detect_host();
@@ -191,7 +199,7 @@ DoctorFacts gather_facts(const DoctorOptions& o, const platform::Environment& en
   f.no_gpu = o.no_gpu;
   f.driver_library = o.driver_library.empty() ? (host.os == Os::windows ? "nvcuda.dll" : "libcuda.so.1") : o.driver_library;
   f.driver_version_file = o.driver_version_file;
-  f.machine = o.machine ? o.machine : std::make_shared<Machine>(f.driver_library, probe_machine_gpus, platform::snapshot_environment(env));
+  f.machine = doctor_machine(o, env, f.driver_library);
   gather_toolkit(f, o, env);
   gather_cuda_vars(f, env, sys);
   const auto* t = f.tk();

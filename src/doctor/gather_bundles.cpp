@@ -74,10 +74,7 @@ const BundleFacts& DoctorFacts::bundles() const {
   return machine ? machine->bundles() : none;
 }
 
-BundleFacts& DoctorFacts::bundles() {
-  if (!machine) machine = std::make_shared<Machine>(driver_library);
-  return machine->bundles();
-}
+BundleFacts& DoctorFacts::bundles() { return own_machine().bundles(); }
 
 void gather_bundles(DoctorFacts& f, const DoctorOptions& o, const platform::Environment& env, DoctorSystem& sys) {
   const auto* t = f.tk();

@@ -58,8 +58,7 @@ void know_probe_gpus(DoctorFacts& f) {
   // a probe that stopped before the driver (cuDNN did not load) says nothing of the GPUs: the machine asks itself
   // when a reader needs them
   if (!f.probe || !*f.probe || !(*f.probe)->driver_asked()) return;
-  if (!f.machine) f.machine = std::make_shared<Machine>(f.driver_library);
-  f.machine->know_gpus(machine_gpus_of(**f.probe, f.driver_version));
+  f.own_machine().know_gpus(machine_gpus_of(**f.probe, f.driver_version));
 }
 
 void gather_driver(DoctorFacts& f, const platform::Environment& env, DoctorSystem& sys) {

@@ -60,6 +60,7 @@ MachineFacts Machine::facts(const std::string& platform, const Toolkit* toolkit,
 Result<MachineFacts> Machine::release_facts(std::string& platform, std::string& cuda, const std::string& cuda_path) {
   const auto host_platform = host_platform_name(platform::detect_host().os);
   if (platform.empty()) platform = host_platform;
+  const auto asked = cuda;  // --cuda as given: the variant the resolver must take
   const Toolkit* fitted = nullptr;
   if (cuda.empty()) {
     std::string reason;
@@ -73,7 +74,9 @@ Result<MachineFacts> Machine::release_facts(std::string& platform, std::string& 
       cuda = found->major();  // an unknown version's manifest is learnt for the toolkit's CUDA
     }
   }
-  return facts(platform, fitted, platform == host_platform);
+  auto out = facts(platform, fitted, platform == host_platform);
+  out.cuda_variant = asked;
+  return out;
 }
 
 std::string host_platform_name(Os os) {

@@ -177,6 +177,7 @@ TEST_CASE("machine: fetch's facts fit the release to the toolkit of the platform
   REQUIRE(facts);
   CHECK(platform_name == host_platform_name(platform::detect_host().os));
   CHECK(cuda == "12");  // the toolkit's CUDA major names the variant
+  CHECK(facts->cuda_variant.empty());  // which the resolver prefers, but --cuda did not ask for it
   REQUIRE(facts->toolkit);
   CHECK(facts->toolkit->root == tk);
   CHECK(asked == 1);  // this host's platform: the driver asked
@@ -189,6 +190,13 @@ TEST_CASE("machine: fetch's facts fit the release to the toolkit of the platform
     CHECK(cuda_w.empty());
     CHECK(w->gpus.empty());
   }
+  // --cuda 13 given: the variant asked is kept as asked, and no toolkit is fitted to it
+  std::string p13, c13 = "13";
+  auto for_13 = m.release_facts(p13, c13, "");
+  REQUIRE(for_13);
+  CHECK(for_13->cuda_variant == "13");
+  CHECK(c13 == "13");
+  CHECK_FALSE(for_13->toolkit);
   // --cuda-path naming no toolkit is that error
   std::string p2, c2;
   auto bad = m.release_facts(p2, c2, (tmp.path() / "nothing").string());

@@ -31,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import finish, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import finish, WINE, WINESERVER, check, failures, make_prefix, run_wine, run_wine_json, skip_or_fail, wine_env  # noqa: E402
 
 EXE, WORK = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CACHE = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
@@ -80,12 +80,7 @@ def wine(*args, timeout=900):
 
 
 def cudnnctl_json(*args):
-    rc, out, err = wine(EXE, *args, "--json")
-    try:
-        return rc, json.loads(out), err
-    except json.JSONDecodeError:
-        print(out[-2000:], err[-2000:])
-        return rc, None, err
+    return run_wine_json(ENV, EXE, *args, "--json", timeout=900)
 
 
 def sha256(path):

@@ -18,7 +18,6 @@ Skips (prints SKIP:) when the exe, wine64 or the cached wheels are absent, unles
 CUDNNCTL_REQUIRE_WINDOWS_EXE=1 (CI), which makes that a failure. Wheels: tests/windows_exe/fetch_wheels.sh.
 """
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -27,7 +26,7 @@ import time
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, WINESERVER, check, failures, make_prefix, run_wine, skip_or_fail, wine_env  # noqa: E402
+from wine_harness import drive_c_path, finish, make_cuda_toolkit, WINE, WINESERVER, check, failures, make_prefix, run_wine, run_wine_json, skip_or_fail, wine_env  # noqa: E402
 
 FLAGS = [a for a in sys.argv[1:] if a.startswith("--")]
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -70,12 +69,7 @@ def cudnnctl(*args, **kw):
 
 
 def cudnnctl_json(*args):
-    rc, out, err = cudnnctl(*args, "--json")
-    try:
-        return rc, json.loads(out), err
-    except json.JSONDecodeError:
-        print(out[-2000:], err[-2000:])
-        return rc, None, err
+    return run_wine_json(ENV, EXE, *args, "--json", timeout=600)
 
 
 def by_id(report, cid):

@@ -100,9 +100,9 @@ def finish(env, work, summary):
     sys.exit(0)
 
 
-def run_wine_json(env, *args):
+def run_wine_json(env, *args, timeout=600):
     """run_wine for a command that prints JSON: (exit code, the document or None, stderr); what did not parse is printed."""
-    rc, out, err = run_wine(env, *args)
+    rc, out, err = run_wine(env, *args, timeout=timeout)
     try:
         return rc, json.loads(out), err
     except json.JSONDecodeError:

@@ -177,6 +177,8 @@ struct DoctorFacts {
   InstallerFacts installer;              // Windows model: NVIDIA's cuDNN installer's copies (gather_installer.cpp)
   std::optional<Result<ProbeResult>> probe;
   std::shared_ptr<Machine> machine;      // the run's machine: the probe's GPUs and driver handed to it (know_probe_gpus)
+  /// The run's machine; for facts built in memory (tests), one made over this process's environment at the first ask.
+  Machine& own_machine();
   /// The GPUs and the driver the probe found, as the machine knows them; null when no probe answered.
   const MachineGpus* gpus() const { return machine ? machine->known() : nullptr; }
 

@@ -7,6 +7,10 @@
 
 namespace cudnnctl {
 
+/// The run's machine: the caller's (o.machine) when it shares one, else one over `env` (kept as a snapshot: the
+/// report's facts outlive an environment made for one run) that asks `driver_library` for the GPUs.
+std::shared_ptr<Machine> doctor_machine(const DoctorOptions& o, const platform::Environment& env, const std::string& driver_library);
+
 DoctorFacts gather_facts(const DoctorOptions& options, const platform::Environment& env, DoctorSystem& sys, unsigned needs);
 
 // the parts, in the order gather_facts runs them (each file: gather_<part>.cpp)

@@ -50,7 +50,8 @@ public:
   /// The resolver's facts for `fetch VERSION`: `platform` (this host's when empty); the toolkit (the one
   /// `cuda_path` names, else the survey's first) fitted when `cuda` is empty and the toolkit is of that platform,
   /// and then `cuda` is its CUDA major; the driver and the GPUs only when the platform is this host's. A
-  /// `cuda_path` that names no toolkit: that error; no toolkit found: the facts without one (said in the log).
+  /// `cuda_path` that names no toolkit: that error; no toolkit found: the facts without one (said in the log). The
+  /// facts' cuda_variant is `cuda` as given (--cuda: the variant the resolver must take; empty: any).
   Result<MachineFacts> release_facts(std::string& platform, std::string& cuda, const std::string& cuda_path);
   /// This host's loader, made at the first call and kept (copies of this Machine share it).
   LoaderView& loader();
